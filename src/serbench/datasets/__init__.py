@@ -1,0 +1,133 @@
+"""Built-in datasets: the five reference scenarios, generated deterministically.
+
+Each dataset is a sequence of ``count`` messages, message ``i`` being
+``items[i % len(items)]``. ``framing="single"`` datasets have one message encoded on
+its own (an object graph); ``framing="stream"`` datasets encode every message
+separately into one framed buffer (see docs/runner-protocol.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from serbench.paths import DATASETS_DIR, data_dir
+
+Scale = Literal["quick", "full"]
+Framing = Literal["single", "stream"]
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """A built-in dataset: how to generate it and what it reproduces."""
+
+    name: str
+    scenario: str
+    title: str
+    framing: Framing
+    generate: Callable[[Scale], tuple[list[Any], int]]
+    schema_dir: str
+    timestamp_fields: tuple[str, ...] = field(default=())
+
+    def build(self, scale: Scale) -> Dataset:
+        items, count = self.generate(scale)
+        return Dataset(self, scale, items, count)
+
+
+@dataclass
+class Dataset:
+    spec: DatasetSpec
+    scale: Scale
+    items: list[Any]
+    count: int
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "format": "serbench-dataset",
+            "version": FORMAT_VERSION,
+            "name": self.spec.name,
+            "scenario": self.spec.scenario,
+            "scale": self.scale,
+            "framing": self.spec.framing,
+            "count": self.count,
+            "items": self.items,
+        }
+
+    def canonical_bytes(self) -> bytes:
+        return json.dumps(self.canonical(), separators=(",", ":"), ensure_ascii=False).encode()
+
+    def sha256(self) -> str:
+        return hashlib.sha256(self.canonical_bytes()).hexdigest()
+
+    def path(self) -> Path:
+        """The canonical file every runner reads; written once per content hash."""
+        blob = self.canonical_bytes()
+        digest = hashlib.sha256(blob).hexdigest()[:16]
+        target = data_dir() / self.scale / f"{self.name}.{digest}.json"
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(".tmp")
+            tmp.write_bytes(blob)
+            tmp.replace(target)
+        return target
+
+
+def schema_path(spec: DatasetSpec, suffix: str) -> Path:
+    """The schema file of a dataset for one schema language (".proto", ".avsc", ...)."""
+    folder = DATASETS_DIR / spec.schema_dir
+    matches = sorted(folder.glob(f"*{suffix}"))
+    if not matches:
+        raise FileNotFoundError(f"dataset {spec.name} has no {suffix} schema in {folder}")
+    return matches[0]
+
+
+def _registry() -> dict[str, DatasetSpec]:
+    from serbench.datasets import android_users, click_maps, log_records, one_mb_dict
+    from serbench.datasets import pb_vs_msgpack
+
+    specs = [
+        android_users.SPEC,
+        *pb_vs_msgpack.SPECS,
+        one_mb_dict.SPEC,
+        click_maps.SPEC,
+        log_records.SPEC,
+    ]
+    return {s.name: s for s in specs}
+
+
+DATASETS: dict[str, DatasetSpec] = _registry()
+
+
+class UnknownName(ValueError):
+    """A name given on the command line that serbench does not know."""
+
+
+def get(name: str) -> DatasetSpec:
+    try:
+        return DATASETS[name]
+    except KeyError:
+        raise UnknownName(
+            f"unknown dataset {name!r}; valid datasets: {', '.join(DATASETS)}"
+        ) from None
+
+
+def load_canonical(path: str | Path) -> dict[str, Any]:
+    """Read a canonical dataset file, with a clear error when it is not one."""
+    try:
+        doc = json.loads(Path(path).read_bytes())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read dataset file {path}: {exc}") from exc
+    if not isinstance(doc, dict) or doc.get("format") != "serbench-dataset":
+        raise ValueError(f"{path} is not a serbench dataset file")
+    if doc.get("version") != FORMAT_VERSION:
+        raise ValueError(f"{path}: dataset format version {doc.get('version')} is not supported")
+    return doc
