@@ -1,0 +1,1 @@
+"""The Python runner: times Python serializer libraries per docs/runner-protocol.md."""

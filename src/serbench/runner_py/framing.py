@@ -1,0 +1,80 @@
+"""Stream framing (unsigned LEB128 length prefixes) and the compression codecs."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import lz4.frame
+import zstandard
+
+from serbench.runner_py.serializers.base import Codec
+
+_SMALL = [bytes([n]) for n in range(128)]
+
+
+def varint(n: int) -> bytes:
+    if n < 128:
+        return _SMALL[n]
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def read_varint(view: memoryview, pos: int) -> tuple[int, int]:
+    shift = result = 0
+    while True:
+        byte = view[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, pos
+        shift += 7
+
+
+def split_frames(buf: bytes) -> Iterator[memoryview]:
+    view, pos, end = memoryview(buf), 0, len(buf)
+    while pos < end:
+        length, pos = read_varint(view, pos)
+        yield view[pos : pos + length]
+        pos += length
+
+
+Transform = Callable[[bytes], bytes]
+_ZSTD_C = zstandard.ZstdCompressor(level=3)
+_ZSTD_D = zstandard.ZstdDecompressor()
+COMPRESSORS: dict[str, tuple[Transform, Transform]] = {
+    "zlib": (lambda b: zlib.compress(b, 6), zlib.decompress),
+    "zstd": (_ZSTD_C.compress, _ZSTD_D.decompress),
+    "lz4": (lz4.frame.compress, lz4.frame.decompress),
+}
+
+
+def encode_stream(
+    codec: Codec, messages: list[Any], count: int, compress: Transform | None = None
+) -> bytes:
+    """Message i = messages[i % len]; each framed, compressed one by one when asked."""
+    out = bytearray()
+    encode = codec.encode
+    bare = codec.decode_stream is not None and compress is None
+    for i in range(count):
+        data = encode(messages[i % len(messages)])
+        if compress is not None:
+            data = compress(data)
+        if not bare:
+            out += varint(len(data))
+        out += data
+    return bytes(out)
+
+
+def decode_stream(codec: Codec, buf: bytes, decompress: Transform | None = None) -> Iterator[Any]:
+    if decompress is None and codec.decode_stream is not None:
+        return iter(codec.decode_stream(buf))
+    decode = codec.decode
+    if decompress is None:
+        return (decode(frame) for frame in split_frames(buf))
+    return (decode(decompress(frame)) for frame in split_frames(buf))

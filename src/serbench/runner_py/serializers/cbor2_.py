@@ -1,0 +1,22 @@
+"""cbor2: CBOR with native date-time tags."""
+
+from __future__ import annotations
+
+from datetime import UTC
+
+import cbor2
+
+from serbench.runner_py.serializers.base import Codec, Serializer
+
+
+class Cbor2(Serializer):
+    name = "cbor2"
+    format = "cbor"
+    distribution = "cbor2"
+    labels = ("binary", "schemaless", "copying-decode")
+
+    def codec(self, dataset: str) -> Codec:
+        return Codec(
+            encode=lambda m: cbor2.dumps(m, timezone=UTC),
+            decode=cbor2.loads,
+        )
