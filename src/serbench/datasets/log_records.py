@@ -8,7 +8,7 @@ from typing import Any
 from serbench.datasets import DatasetSpec, Scale
 
 FULL_RECORDS = 100_000
-QUICK_RECORDS = 2_000
+QUICK_RECORDS = 1_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 BASE_DAY = datetime(1999, 12, 11, tzinfo=UTC)
 MS_PER_DAY = 86_400_000

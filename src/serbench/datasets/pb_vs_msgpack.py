@@ -14,8 +14,8 @@ TEST4 = {"t1": TEST1, "t2": TEST2, "t3": TEST3}
 
 # (message, N in the seed, N for --quick)
 MESSAGES: dict[str, tuple[dict[str, Any], int, int]] = {
-    "test1": (TEST1, 2**23, 2**14),
-    "test2": (TEST2, 2**23, 2**14),
+    "test1": (TEST1, 2**23, 2**12),
+    "test2": (TEST2, 2**23, 2**12),
     "test3": (TEST3, 2**15, 2**8),
     "test4": (TEST4, 2**15, 2**8),
 }

@@ -132,7 +132,7 @@ def run_cell(
     if not ok:
         return common, {op: {"status": "check_failed"} for op in operations}
     ops = {name: operation(prepared, name, encoded) for name in operations}
-    peaks = {name: peak_alloc(op) for name, op in ops.items()}
+    peaks = {name: peak_alloc(op) if cfg.peak_alloc else None for name, op in ops.items()}
     samples = measure(ops, cfg)
     per_op = {}
     for name in operations:

@@ -22,6 +22,7 @@ class TimingConfig:
     warmup_window: int = 5
     warmup_tolerance: float = 0.05
     warmup_max_ns: int = 300_000_000
+    peak_alloc: bool = True
 
     @classmethod
     def from_request(cls, raw: dict[str, Any] | None) -> TimingConfig:

@@ -1,0 +1,3 @@
+from serbench.cli import app
+
+app(prog_name="serbench")

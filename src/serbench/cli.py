@@ -1,0 +1,227 @@
+"""The `serbench` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from serbench import datasets, environment, orchestrate, report, runners
+from serbench.paths import default_db, state_dir
+from serbench.store import Store
+
+app = typer.Typer(help="serbench: serializer benchmarks that check the data first.",
+                  no_args_is_help=True, add_completion=False)
+console = Console()
+err = Console(stderr=True)
+
+DbOption = Annotated[Path | None, typer.Option("--db", help="results database "
+                                              "(default $SERBENCH_DB or .serbench/results.sqlite)")]
+
+
+def _store(db: Path | None) -> Store:
+    return Store(db or default_db())
+
+
+def _fail(message: str) -> None:
+    err.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(2)
+
+
+@app.command("datasets")
+def datasets_cmd(
+    scale: Annotated[str, typer.Option(help="quick or full")] = "full",
+    write: Annotated[bool, typer.Option(help="also write the canonical files")] = False,
+) -> None:
+    """The built-in datasets: messages, canonical size and sha256."""
+    if scale not in ("quick", "full"):
+        _fail(f"unknown scale {scale!r}; valid: quick, full")
+    table = Table("dataset", "scenario", "framing", "messages", "distinct", "canonical bytes",
+                  "sha256", *(["file"] if write else []), title=f"datasets ({scale})")
+    for spec in datasets.DATASETS.values():
+        ds = spec.build(scale)  # type: ignore[arg-type]
+        blob = ds.canonical_bytes()
+        extra = [str(ds.path())] if write else []
+        table.add_row(spec.name, spec.scenario, spec.framing, f"{ds.count:,}", str(len(ds.items)),
+                      f"{len(blob):,}", ds.sha256()[:16], *extra)
+    console.print(table)
+
+
+@app.command("runners")
+def runners_cmd(
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="list serializers")] = True,
+) -> None:
+    """Runners found, their runtimes and serializers (format, library, version, labels)."""
+    for name, spec in runners.discover().items():
+        try:
+            d = runners.describe(spec)
+        except runners.RunnerUnavailable as exc:
+            console.print(f"[bold]{name}[/bold] [red]unavailable[/red]: {exc}")
+            continue
+        rt = d.get("runtime", {})
+        console.print(f"[bold]{name}[/bold] ({spec.language}) {rt.get('name', '')} "
+                      f"{rt.get('version', '')}: {len(d['serializers'])} serializers")
+        if verbose:
+            table = Table("serializer", "format", "library", "version", "labels", "n/a datasets")
+            for s in d["serializers"]:
+                na = [k for k, v in s.get("datasets", {}).items() if not v.get("applicable")]
+                table.add_row(s["name"], s.get("format", ""), s.get("library", ""),
+                              s.get("version", ""), " ".join(s.get("labels", [])), " ".join(na))
+            console.print(table)
+
+
+app.command("list", help="Alias of `runners`.")(runners_cmd)
+
+
+@app.command("build")
+def build_cmd(
+    runner: Annotated[list[str] | None, typer.Option("--runner", "-r")] = None,
+) -> None:
+    """Build the runners (each with its own toolchain); a failed build is reported, not fatal."""
+    specs = runners.discover()
+    for name in runner or []:
+        if name not in specs:
+            _fail(f"unknown runner {name!r}; valid runners: {', '.join(specs)}")
+    failed = []
+    for name, spec in specs.items():
+        if (runner and name not in runner) or not spec.build:
+            continue
+        log = state_dir() / "build" / f"{name}.log"
+        with console.status(f"building {name} runner"):
+            try:
+                runners.build(spec, log)
+                console.print(f"[green]built[/green] {name}")
+            except runners.RunnerUnavailable as exc:
+                failed.append(name)
+                console.print(f"[red]build failed[/red] {name}: {exc}")
+    if failed:
+        raise typer.Exit(1)
+
+
+def _run(config: orchestrate.RunConfig, store: Store, run_id: int | None) -> int:
+    try:
+        the_plan = orchestrate.plan(config)
+    except datasets.UnknownName as exc:
+        _fail(str(exc))
+    for name, reason in the_plan.unavailable.items():
+        err.print(f"[yellow]runner {name} unavailable:[/yellow] {reason}")
+    done = set()
+    if run_id is None:
+        run_id = store.new_run(orchestrate.config_json(config), environment.collect())
+    else:
+        done = store.done_keys(run_id)
+    for name, d in the_plan.describes.items():
+        store.save_serializers(run_id, name, d)
+    ops = len(config.operations)
+    total = (len(the_plan.cells) + len(the_plan.not_applicable)) * ops
+    remaining = total - len(done)
+    with Progress(TextColumn("[bold]run %d[/bold]" % run_id), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("{task.description}"), console=err,
+                  transient=False) as progress:
+        task = progress.add_task("", total=total, completed=total - remaining)
+
+        def advance(description: str, n: int) -> None:
+            progress.update(task, advance=n, description=description)
+
+        orchestrate.execute(config, the_plan, store, run_id, advance, done)
+        progress.update(task, completed=total, description="done")
+    store.finish_run(run_id)
+    return run_id
+
+
+@app.command("run")
+def run_cmd(
+    dataset: Annotated[list[str] | None, typer.Option("--dataset", "-d")] = None,
+    serializer: Annotated[list[str] | None, typer.Option("--serializer", "-s",
+                          help="name or runner/name, globs allowed")] = None,
+    runner: Annotated[list[str] | None, typer.Option("--runner", "-r")] = None,
+    operation: Annotated[list[str] | None, typer.Option("--operation", "-o",
+                         help="encode, decode, encode+zlib, zlib+decode, ... (zstd, lz4)")] = None,
+    codecs: Annotated[bool, typer.Option(help="add encode+c / c+decode for zlib, zstd, lz4")] = False,
+    quick: Annotated[bool, typer.Option(help="small datasets, short sampling, one process per "
+                                        "runner x dataset")] = False,
+    processes: Annotated[int, typer.Option(help="fresh processes per cell")] = 1,
+    timeout: Annotated[float | None, typer.Option(help="seconds a cell may go silent")] = None,
+    resume: Annotated[bool, typer.Option(help="finish the latest (or --run) run")] = False,
+    run: Annotated[int | None, typer.Option("--run", help="run id for --resume")] = None,
+    report_path: Annotated[Path | None, typer.Option("--report", help="write a Markdown report")] = None,
+    db: DbOption = None,
+) -> None:
+    """Run the matrix; every finished cell is stored at once."""
+    store = _store(db)
+    run_id = None
+    if resume:
+        row = store.run(run)
+        if row is None:
+            _fail("nothing to resume: no such run")
+        run_id = int(row["id"])
+        config = orchestrate.RunConfig(**json.loads(row["config"]))
+        console.print(f"resuming run {run_id}")
+    else:
+        config = orchestrate.RunConfig.quick() if quick else orchestrate.RunConfig()
+        config.datasets = list(dataset or [])
+        config.serializers = list(serializer or [])
+        config.runners = list(runner or [])
+        ops = list(operation or ["encode", "decode"])
+        if codecs:
+            ops += [o for c in report.CODECS for o in (f"encode+{c}", f"{c}+decode")]
+        config.operations = list(dict.fromkeys(ops))
+        config.processes = max(1, processes)
+        if timeout:
+            config.cell_timeout = timeout
+    run_id = _run(config, store, run_id)
+    rep = report.build(store, run_id)
+    report.print_tables(rep, console)
+    if report_path:
+        report_path.write_text(report.markdown(rep))
+        console.print(f"report written to {report_path}")
+
+
+@app.command("report")
+def report_cmd(
+    run: Annotated[int | None, typer.Argument(help="run id (default: the latest)")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, md or json")] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+    db: DbOption = None,
+) -> None:
+    """Per dataset: times with 95% CI and minimum, bytes, compressed bytes, allocations, check."""
+    if fmt not in ("table", "md", "json"):
+        _fail(f"unknown format {fmt!r}; valid: table, md, json")
+    try:
+        rep = report.build(_store(db), run)
+    except LookupError as exc:
+        _fail(str(exc))
+    if fmt == "table" and output is None:
+        report.print_tables(rep, console)
+        return
+    text = report.markdown(rep) if fmt == "md" else report.as_json(rep)
+    if output:
+        output.write_text(text)
+        console.print(f"written to {output}")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+@app.command("runs")
+def runs_cmd(db: DbOption = None) -> None:
+    """The runs in the database."""
+    table = Table("id", "started", "finished", "status", "scale", "commit")
+    for r in _store(db).runs():
+        cfg, env = json.loads(r["config"]), json.loads(r["environment"])
+        table.add_row(str(r["id"]), r["started_at"], r["finished_at"] or "", r["status"],
+                      cfg.get("scale", ""), (env.get("git_commit") or "")[:10])
+    console.print(table)
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
