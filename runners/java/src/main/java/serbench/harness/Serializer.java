@@ -1,0 +1,68 @@
+package serbench.harness;
+
+import java.util.List;
+
+/** A library as the runner lists it in {@code describe}; one subclass per library file. */
+public abstract class Serializer {
+  private final String name;
+  private final String format;
+  private final String library;
+  private final String version;
+  private final List<String> labels;
+  private final List<String> packages;
+
+  /**
+   * @param packages class-name prefixes of the library's code in the runner jar (for
+   *     footprint_bytes); empty for code that ships with the JDK.
+   */
+  protected Serializer(
+      String name,
+      String format,
+      String library,
+      String version,
+      List<String> labels,
+      List<String> packages) {
+    this.name = name;
+    this.format = format;
+    this.library = library;
+    this.version = version;
+    this.labels = labels;
+    this.packages = packages;
+  }
+
+  public final String name() {
+    return name;
+  }
+
+  public final String format() {
+    return format;
+  }
+
+  public final String library() {
+    return library;
+  }
+
+  public final String version() {
+    return version;
+  }
+
+  public final List<String> labels() {
+    return labels;
+  }
+
+  public final List<String> packages() {
+    return packages;
+  }
+
+  /** Why this serializer cannot represent {@code kind}, or null when it can. */
+  public String notApplicable(DatasetKind kind) {
+    return null;
+  }
+
+  /** A fresh codec for one dataset kind (called outside timing). */
+  public abstract Codec codec(DatasetKind kind) throws Exception;
+
+  public static String libVersion(String key) {
+    return Versions.get(key);
+  }
+}

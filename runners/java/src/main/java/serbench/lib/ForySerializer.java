@@ -1,0 +1,72 @@
+package serbench.lib;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import org.apache.fory.Fory;
+import org.apache.fory.config.Language;
+import org.apache.fory.memory.MemoryBuffer;
+import serbench.harness.Buf;
+import serbench.harness.Codec;
+import serbench.harness.DatasetKind;
+import serbench.harness.Serializer;
+import serbench.model.Click;
+import serbench.model.ClickMap;
+import serbench.model.Gender;
+import serbench.model.Pair;
+import serbench.model.SampleData;
+import serbench.model.Test1;
+import serbench.model.Test2;
+import serbench.model.Test3;
+import serbench.model.Test4;
+import serbench.model.TestClass;
+import serbench.model.Viewport;
+
+/** Apache Fory (Java mode, class registration required, no reference tracking). */
+public final class ForySerializer extends Serializer {
+  public ForySerializer() {
+    super(
+        "fory",
+        "fory",
+        "org.apache.fory:fory-core",
+        libVersion("fory"),
+        List.of("binary", "schemaless", "copying-decode", "registration-required"),
+        List.of("org/apache/fory/"));
+  }
+
+  private static final Class<?>[] CLASSES = {
+    Gender.class, SampleData.class, Test1.class, Test2.class, Test3.class, Test4.class,
+    Viewport.class, Click.class, ClickMap.class, Pair.class, TestClass.class
+  };
+
+  @Override
+  public Codec codec(DatasetKind kind) {
+    Fory fory =
+        Fory.builder()
+            .withLanguage(Language.JAVA)
+            .requireClassRegistration(true)
+            .withRefTracking(false)
+            .build();
+    fory.register(ArrayList.class);
+    fory.register(HashMap.class);
+    fory.register(Instant.class);
+    for (Class<?> c : CLASSES) {
+      fory.register(c);
+    }
+    MemoryBuffer buffer = MemoryBuffer.newHeapBuffer(4096);
+    return new Codec() {
+      @Override
+      public void encode(Object message, Buf out) {
+        buffer.writerIndex(0);
+        fory.serialize(buffer, message);
+        out.write(buffer.getHeapMemory(), 0, buffer.writerIndex());
+      }
+
+      @Override
+      public Object decode(byte[] buf, int off, int len) {
+        return fory.deserialize(MemoryBuffer.fromByteArray(buf, off, len));
+      }
+    };
+  }
+}
