@@ -42,7 +42,11 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
   X(reg_handwritten)    \
   X(reg_msgpack)        \
   X(reg_msgpack_zerocopy) \
-  X(reg_protobuf)
+  X(reg_protobuf)         \
+  X(reg_nlohmann_json)    \
+  X(reg_rapidjson)        \
+  X(reg_simdjson_ondemand) \
+  X(reg_simdjson_dom)
 
 #define SB_DECLARE(fn) SerializerEntry fn();
 SB_LIBRARIES(SB_DECLARE)

@@ -94,6 +94,8 @@ struct SerializerEntry {
 };
 
 std::vector<SerializerEntry>& registry();
+// Bytes of the loaded shared objects whose file name starts with one of the prefixes.
+std::optional<long long> lib_footprint(std::initializer_list<const char*> prefixes);
 
 // ---- detection helpers --------------------------------------------------------------
 template <class Impl, class T, class = void>

@@ -173,7 +173,6 @@ std::string version() {
 
 }  // namespace
 
-std::optional<long long> lib_footprint(std::initializer_list<const char*> prefixes);
 SerializerEntry reg_protobuf() {
   return make_entry<Impl>({"protobuf", "protobuf", "libprotobuf (protoc-generated C++)", version(),
                            {"binary", "schema-required", "copying-decode"}, lib_footprint({"libprotobuf.so"})});

@@ -1,0 +1,69 @@
+// RapidJSON: Writer for encode, Document (DOM) parse + copy into native structs for decode.
+#include <rapidjson/document.h>
+
+#include "json_writer.h"
+
+namespace sb {
+namespace {
+
+[[noreturn]] void bad(const char* what) { throw DecodeError(std::string("rapidjson: expected ") + what); }
+
+template <class T>
+void read(const rapidjson::Value& j, T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!j.IsBool()) bad("bool");
+    v = j.GetBool();
+  } else if constexpr (std::is_enum_v<T>) {
+    if (!j.IsInt()) bad("int");
+    v = static_cast<T>(j.GetInt());
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    if (!j.IsInt64()) bad("int");
+    v = static_cast<T>(j.GetInt64());
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!j.IsUint64()) bad("uint");
+    v = static_cast<T>(j.GetUint64());
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!j.IsString()) bad("string");
+    v.assign(j.GetString(), j.GetStringLength());
+  } else if constexpr (is_timestamp_v<T>) {
+    if (!j.IsInt64()) bad("int");
+    v = Timestamp(std::chrono::milliseconds(j.GetInt64()));
+  } else if constexpr (is_vector<T>::value) {
+    if (!j.IsArray()) bad("array");
+    v.resize(j.Size());
+    for (rapidjson::SizeType i = 0; i < j.Size(); ++i) read(j[i], v[i]);
+  } else if constexpr (is_map<T>::value) {
+    if (!j.IsObject()) bad("object");
+    v.clear();
+    for (auto it = j.MemberBegin(); it != j.MemberEnd(); ++it)
+      read(it->value, v[std::string(it->name.GetString(), it->name.GetStringLength())]);
+  } else {
+    if (!j.IsObject()) bad("object");
+    for_each_field(v, [&](const char* name, auto& m) {
+      auto it = j.FindMember(name);
+      if (it == j.MemberEnd()) throw DecodeError(std::string("rapidjson: missing ") + name);
+      read(it->value, m);
+    });
+  }
+}
+
+struct Impl {
+  template <class T>
+  void encode(const T& v, Bytes& out) {
+    rj::encode(v, out);
+  }
+  template <class T>
+  size_t decode(const uint8_t* p, size_t n, T& out) {
+    rapidjson::Document d;
+    d.Parse(reinterpret_cast<const char*>(p), n);
+    if (d.HasParseError()) throw DecodeError("rapidjson: parse error");
+    read(d, out);
+    return n;
+  }
+};
+}  // namespace
+
+SB_REGISTER_FN(reg_rapidjson, Impl,
+               {"rapidjson", "json", "RapidJSON", RAPIDJSON_VERSION_STRING,
+                {"text", "schemaless", "copying-decode"}, std::nullopt})
+}  // namespace sb

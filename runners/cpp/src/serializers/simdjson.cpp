@@ -1,0 +1,103 @@
+// simdjson (parser only). Two rows, both decoding into native structs:
+//   simdjson-ondemand  ondemand::parser (fields found in order, strings unescaped on demand)
+//   simdjson-dom       dom::parser (whole tape first)
+// simdjson writes no JSON: encode is not timed (status unsupported); the bytes it decodes
+// are written by RapidJSON's Writer in the canonical shape.
+#include <simdjson.h>
+
+#include "../harness/compress.h"
+#include "json_writer.h"
+
+namespace sb {
+namespace {
+static_assert(kPad >= simdjson::SIMDJSON_PADDING, "decode buffers carry simdjson's padding");
+namespace od = simdjson::ondemand;
+
+template <class T>
+void read_od(od::value j, T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    v = bool(j);
+  } else if constexpr (std::is_enum_v<T>) {
+    v = static_cast<T>(int64_t(j));
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    v = static_cast<T>(int64_t(j));
+  } else if constexpr (std::is_integral_v<T>) {
+    v = static_cast<T>(uint64_t(j));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    v = std::string_view(j);
+  } else if constexpr (is_timestamp_v<T>) {
+    v = Timestamp(std::chrono::milliseconds(int64_t(j)));
+  } else if constexpr (is_vector<T>::value) {
+    v.clear();
+    for (auto x : j.get_array()) read_od(x.value(), v.emplace_back());
+  } else if constexpr (is_map<T>::value) {
+    v.clear();
+    for (auto f : j.get_object()) read_od(f.value(), v[std::string(f.unescaped_key().value())]);
+  } else {
+    od::object o = j.get_object();
+    for_each_field(v, [&](const char* name, auto& m) { read_od(o[name], m); });
+  }
+}
+
+template <class T>
+void read_dom(simdjson::dom::element j, T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    v = bool(j);
+  } else if constexpr (std::is_enum_v<T>) {
+    v = static_cast<T>(int64_t(j));
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    v = static_cast<T>(int64_t(j));
+  } else if constexpr (std::is_integral_v<T>) {
+    v = static_cast<T>(uint64_t(j));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    v = std::string_view(j);
+  } else if constexpr (is_timestamp_v<T>) {
+    v = Timestamp(std::chrono::milliseconds(int64_t(j)));
+  } else if constexpr (is_vector<T>::value) {
+    simdjson::dom::array a = j;
+    v.resize(a.size());
+    size_t i = 0;
+    for (auto x : a) read_dom(x, v[i++]);
+  } else if constexpr (is_map<T>::value) {
+    v.clear();
+    for (auto f : simdjson::dom::object(j)) read_dom(f.value, v[std::string(f.key)]);
+  } else {
+    simdjson::dom::object o = j;
+    for_each_field(v, [&](const char* name, auto& m) { read_dom(o[name], m); });
+  }
+}
+
+struct Base {
+  static constexpr const char* no_encoder =
+      "simdjson is a parser only; its input is written by RapidJSON (see the rapidjson row)";
+  template <class T>
+  void encode(const T& v, Bytes& out) {
+    rj::encode(v, out);
+  }
+};
+struct OnDemand : Base {
+  od::parser parser;
+  template <class T>
+  size_t decode(const uint8_t* p, size_t n, T& out) {
+    auto doc = parser.iterate(simdjson::padded_string_view(reinterpret_cast<const char*>(p), n, n + kPad));
+    read_od(doc.get_value().value(), out);
+    return n;
+  }
+};
+struct Dom : Base {
+  simdjson::dom::parser parser;
+  template <class T>
+  size_t decode(const uint8_t* p, size_t n, T& out) {
+    read_dom(parser.parse(p, n, false), out);
+    return n;
+  }
+};
+}  // namespace
+
+SB_REGISTER_FN(reg_simdjson_ondemand, OnDemand,
+               {"simdjson-ondemand", "json", "simdjson (On-Demand API)", SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
+                {"text", "schemaless", "copying-decode"}, lib_footprint({"libsimdjson.so"})})
+SB_REGISTER_FN(reg_simdjson_dom, Dom,
+               {"simdjson-dom", "json", "simdjson (DOM API)", SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
+                {"text", "schemaless", "copying-decode"}, lib_footprint({"libsimdjson.so"})})
+}  // namespace sb
