@@ -13,8 +13,14 @@ import pytest
 from serbench import datasets, runners
 
 QUICK_TIMING = {
-    "min_sample_ns": 200_000, "min_samples": 3, "max_samples": 5, "max_measure_ns": 20_000_000,
-    "warmup_window": 2, "warmup_tolerance": 0.5, "warmup_max_ns": 5_000_000, "peak_alloc": False,
+    "min_sample_ns": 200_000,
+    "min_samples": 3,
+    "max_samples": 5,
+    "max_measure_ns": 20_000_000,
+    "warmup_window": 2,
+    "warmup_tolerance": 0.5,
+    "warmup_max_ns": 5_000_000,
+    "peak_alloc": False,
 }
 
 
@@ -38,13 +44,26 @@ def data_path(name: str, scale: str = "quick") -> str:
     return str(datasets.get(name).build(scale).path())  # type: ignore[arg-type]
 
 
-def run_request(spec: runners.RunnerSpec, cells: list[dict[str, Any]],
-                timing: dict[str, Any] | None = None, raw: str | None = None,
-                timeout: float = 600) -> tuple[int, list[dict[str, Any]]]:
-    request = raw if raw is not None else json.dumps(
-        {"protocol": 1, "cells": cells, "timing": timing or QUICK_TIMING})
-    proc = subprocess.run([*spec.command, "run"], cwd=spec.directory, input=request,
-                          capture_output=True, text=True, timeout=timeout)
+def run_request(
+    spec: runners.RunnerSpec,
+    cells: list[dict[str, Any]],
+    timing: dict[str, Any] | None = None,
+    raw: str | None = None,
+    timeout: float = 600,
+) -> tuple[int, list[dict[str, Any]]]:
+    request = (
+        raw
+        if raw is not None
+        else json.dumps({"protocol": 1, "cells": cells, "timing": timing or QUICK_TIMING})
+    )
+    proc = subprocess.run(
+        [*spec.command, "run"],
+        cwd=spec.directory,
+        input=request,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     return proc.returncode, events
 

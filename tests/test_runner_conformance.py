@@ -11,8 +11,17 @@ from conftest import available_runners, data_path, results, run_request, runner_
 from serbench import datasets, runners
 
 KNOWN_LABELS = {
-    "text", "binary", "schemaless", "schema-required", "copying-decode", "zero-copy-decode",
-    "positional", "handwritten", "unsafe-untrusted-input", "registration-required", "baseline",
+    "text",
+    "binary",
+    "schemaless",
+    "schema-required",
+    "copying-decode",
+    "zero-copy-decode",
+    "positional",
+    "handwritten",
+    "unsafe-untrusted-input",
+    "registration-required",
+    "baseline",
     "lazy-access",
 }
 RESULT_STATUSES = {"ok", "check_failed", "not_applicable", "unsupported", "error"}
@@ -48,14 +57,22 @@ def test_describe(runner: str) -> None:
 def test_a_cell_on_every_dataset(runner: str) -> None:
     spec, d = _describe(runner)
     ser = _reference_serializer(d)
-    cells = [{"serializer": ser["name"], "dataset": ds, "data": data_path(ds),
-              "operations": ["encode", "decode"]} for ds in datasets.DATASETS]
+    cells = [
+        {
+            "serializer": ser["name"],
+            "dataset": ds,
+            "data": data_path(ds),
+            "operations": ["encode", "decode"],
+        }
+        for ds in datasets.DATASETS
+    ]
     code, events = run_request(spec, cells)
     assert code == 0
     assert events[-1] == {"event": "done"}
     starts = [e for e in events if e["event"] == "start"]
     assert [(e["serializer"], e["dataset"]) for e in starts] == [
-        (ser["name"], ds) for ds in datasets.DATASETS]
+        (ser["name"], ds) for ds in datasets.DATASETS
+    ]
     got = results(events)
     assert len(got) == 2 * len(datasets.DATASETS)
     for r in got:
@@ -78,8 +95,14 @@ QUICK_MIN = 3
 
 def test_noop_runs(runner: str) -> None:
     spec, _ = _describe(runner)
-    cells = [{"serializer": "noop", "dataset": "android-users", "data": data_path("android-users"),
-              "operations": ["encode", "decode"]}]
+    cells = [
+        {
+            "serializer": "noop",
+            "dataset": "android-users",
+            "data": data_path("android-users"),
+            "operations": ["encode", "decode"],
+        }
+    ]
     code, events = run_request(spec, cells)
     assert code == 0
     assert [r["status"] for r in results(events)] == ["ok", "ok"]
@@ -93,8 +116,15 @@ def test_tampered_check_data_fails_the_check(runner: str, tmp_path: Path) -> Non
     doc["items"][0][17]["age"] = (doc["items"][0][17]["age"] + 1) % 50
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(doc))
-    cells = [{"serializer": ser["name"], "dataset": "android-users", "data": original,
-              "check_data": str(tampered), "operations": ["encode", "decode"]}]
+    cells = [
+        {
+            "serializer": ser["name"],
+            "dataset": "android-users",
+            "data": original,
+            "check_data": str(tampered),
+            "operations": ["encode", "decode"],
+        }
+    ]
     code, events = run_request(spec, cells)
     assert code == 0
     got = results(events)
@@ -108,10 +138,18 @@ def test_unknown_names_are_clean_errors(runner: str) -> None:
     ser = _reference_serializer(d)
     path = data_path("android-users")
     cells = [
-        {"serializer": "no-such-lib", "dataset": "android-users", "data": path,
-         "operations": ["encode"]},
-        {"serializer": ser["name"], "dataset": "no-such-dataset", "data": path,
-         "operations": ["encode"]},
+        {
+            "serializer": "no-such-lib",
+            "dataset": "android-users",
+            "data": path,
+            "operations": ["encode"],
+        },
+        {
+            "serializer": ser["name"],
+            "dataset": "no-such-dataset",
+            "data": path,
+            "operations": ["encode"],
+        },
         {"serializer": "noop", "dataset": "android-users", "data": path, "operations": ["encode"]},
     ]
     code, events = run_request(spec, cells)

@@ -16,13 +16,20 @@ from serbench import datasets, environment, orchestrate, report, runners
 from serbench.paths import default_db, state_dir
 from serbench.store import Store
 
-app = typer.Typer(help="serbench: serializer benchmarks that check the data first.",
-                  no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    help="serbench: serializer benchmarks that check the data first.",
+    no_args_is_help=True,
+    add_completion=False,
+)
 console = Console()
 err = Console(stderr=True)
 
-DbOption = Annotated[Path | None, typer.Option("--db", help="results database "
-                                              "(default $SERBENCH_DB or .serbench/results.sqlite)")]
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db", help="results database (default $SERBENCH_DB or .serbench/results.sqlite)"
+    ),
+]
 
 
 def _store(db: Path | None) -> Store:
@@ -42,14 +49,31 @@ def datasets_cmd(
     """The built-in datasets: messages, canonical size and sha256."""
     if scale not in ("quick", "full"):
         _fail(f"unknown scale {scale!r}; valid: quick, full")
-    table = Table("dataset", "scenario", "framing", "messages", "distinct", "canonical bytes",
-                  "sha256", *(["file"] if write else []), title=f"datasets ({scale})")
+    table = Table(
+        "dataset",
+        "scenario",
+        "framing",
+        "messages",
+        "distinct",
+        "canonical bytes",
+        "sha256",
+        *(["file"] if write else []),
+        title=f"datasets ({scale})",
+    )
     for spec in datasets.DATASETS.values():
         ds = spec.build(scale)  # type: ignore[arg-type]
         blob = ds.canonical_bytes()
         extra = [str(ds.path())] if write else []
-        table.add_row(spec.name, spec.scenario, spec.framing, f"{ds.count:,}", str(len(ds.items)),
-                      f"{len(blob):,}", ds.sha256()[:16], *extra)
+        table.add_row(
+            spec.name,
+            spec.scenario,
+            spec.framing,
+            f"{ds.count:,}",
+            str(len(ds.items)),
+            f"{len(blob):,}",
+            ds.sha256()[:16],
+            *extra,
+        )
     console.print(table)
 
 
@@ -65,14 +89,22 @@ def runners_cmd(
             console.print(f"[bold]{name}[/bold] [red]unavailable[/red]: {exc}")
             continue
         rt = d.get("runtime", {})
-        console.print(f"[bold]{name}[/bold] ({spec.language}) {rt.get('name', '')} "
-                      f"{rt.get('version', '')}: {len(d['serializers'])} serializers")
+        console.print(
+            f"[bold]{name}[/bold] ({spec.language}) {rt.get('name', '')} "
+            f"{rt.get('version', '')}: {len(d['serializers'])} serializers"
+        )
         if verbose:
             table = Table("serializer", "format", "library", "version", "labels", "n/a datasets")
             for s in d["serializers"]:
                 na = [k for k, v in s.get("datasets", {}).items() if not v.get("applicable")]
-                table.add_row(s["name"], s.get("format", ""), s.get("library", ""),
-                              s.get("version", ""), " ".join(s.get("labels", [])), " ".join(na))
+                table.add_row(
+                    s["name"],
+                    s.get("format", ""),
+                    s.get("library", ""),
+                    s.get("version", ""),
+                    " ".join(s.get("labels", [])),
+                    " ".join(na),
+                )
             console.print(table)
 
 
@@ -121,9 +153,15 @@ def _run(config: orchestrate.RunConfig, store: Store, run_id: int | None) -> int
     ops = len(config.operations)
     total = (len(the_plan.cells) + len(the_plan.not_applicable)) * ops
     remaining = total - len(done)
-    with Progress(TextColumn("[bold]run %d[/bold]" % run_id), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TextColumn("{task.description}"), console=err,
-                  transient=False) as progress:
+    with Progress(
+        TextColumn(f"[bold]run {run_id}[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err,
+        transient=False,
+    ) as progress:
         task = progress.add_task("", total=total, completed=total - remaining)
 
         def advance(description: str, n: int) -> None:
@@ -138,19 +176,30 @@ def _run(config: orchestrate.RunConfig, store: Store, run_id: int | None) -> int
 @app.command("run")
 def run_cmd(
     dataset: Annotated[list[str] | None, typer.Option("--dataset", "-d")] = None,
-    serializer: Annotated[list[str] | None, typer.Option("--serializer", "-s",
-                          help="name or runner/name, globs allowed")] = None,
+    serializer: Annotated[
+        list[str] | None,
+        typer.Option("--serializer", "-s", help="name or runner/name, globs allowed"),
+    ] = None,
     runner: Annotated[list[str] | None, typer.Option("--runner", "-r")] = None,
-    operation: Annotated[list[str] | None, typer.Option("--operation", "-o",
-                         help="encode, decode, encode+zlib, zlib+decode, ... (zstd, lz4)")] = None,
-    codecs: Annotated[bool, typer.Option(help="add encode+c / c+decode for zlib, zstd, lz4")] = False,
-    quick: Annotated[bool, typer.Option(help="small datasets, short sampling, one process per "
-                                        "runner x dataset")] = False,
+    operation: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--operation", "-o", help="encode, decode, encode+zlib, zlib+decode, ... (zstd, lz4)"
+        ),
+    ] = None,
+    codecs: Annotated[
+        bool, typer.Option(help="add encode+c / c+decode for zlib, zstd, lz4")
+    ] = False,
+    quick: Annotated[
+        bool, typer.Option(help="small datasets, short sampling, one process per runner x dataset")
+    ] = False,
     processes: Annotated[int, typer.Option(help="fresh processes per cell")] = 1,
     timeout: Annotated[float | None, typer.Option(help="seconds a cell may go silent")] = None,
     resume: Annotated[bool, typer.Option(help="finish the latest (or --run) run")] = False,
     run: Annotated[int | None, typer.Option("--run", help="run id for --resume")] = None,
-    report_path: Annotated[Path | None, typer.Option("--report", help="write a Markdown report")] = None,
+    report_path: Annotated[
+        Path | None, typer.Option("--report", help="write a Markdown report")
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Run the matrix; every finished cell is stored at once."""
@@ -214,8 +263,14 @@ def runs_cmd(db: DbOption = None) -> None:
     table = Table("id", "started", "finished", "status", "scale", "commit")
     for r in _store(db).runs():
         cfg, env = json.loads(r["config"]), json.loads(r["environment"])
-        table.add_row(str(r["id"]), r["started_at"], r["finished_at"] or "", r["status"],
-                      cfg.get("scale", ""), (env.get("git_commit") or "")[:10])
+        table.add_row(
+            str(r["id"]),
+            r["started_at"],
+            r["finished_at"] or "",
+            r["status"],
+            cfg.get("scale", ""),
+            (env.get("git_commit") or "")[:10],
+        )
     console.print(table)
 
 

@@ -28,16 +28,23 @@ def _cpu_model() -> str | None:
 
 def _git(*args: str) -> str | None:
     try:
-        out = subprocess.run(["git", *args], cwd=REPO_ROOT, capture_output=True, text=True,
-                             timeout=10)
+        out = subprocess.run(
+            ["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return out.stdout.strip() if out.returncode == 0 else None
 
 
 def collect() -> dict[str, Any]:
-    mem = next((line.split()[1] for line in (_read("/proc/meminfo") or "").splitlines()
-                if line.startswith("MemTotal")), None)
+    mem = next(
+        (
+            line.split()[1]
+            for line in (_read("/proc/meminfo") or "").splitlines()
+            if line.startswith("MemTotal")
+        ),
+        None,
+    )
     return {
         "serbench": __version__,
         "git_commit": _git("rev-parse", "HEAD"),

@@ -19,14 +19,24 @@ from serbench.runners import RunnerSpec, RunnerUnavailable, describe, discover
 from serbench.store import CellKey, Store
 
 QUICK_TIMING = {
-    "min_sample_ns": 1_000_000, "min_samples": 10, "max_samples": 40,
-    "max_measure_ns": 40_000_000, "warmup_window": 3, "warmup_tolerance": 0.1,
-    "warmup_max_ns": 30_000_000, "peak_alloc": False,
+    "min_sample_ns": 1_000_000,
+    "min_samples": 10,
+    "max_samples": 40,
+    "max_measure_ns": 40_000_000,
+    "warmup_window": 3,
+    "warmup_tolerance": 0.1,
+    "warmup_max_ns": 30_000_000,
+    "peak_alloc": False,
 }
 FULL_TIMING = {
-    "min_sample_ns": 2_000_000, "min_samples": 30, "max_samples": 300,
-    "max_measure_ns": 600_000_000, "warmup_window": 5, "warmup_tolerance": 0.05,
-    "warmup_max_ns": 400_000_000, "peak_alloc": True,
+    "min_sample_ns": 2_000_000,
+    "min_samples": 30,
+    "max_samples": 300,
+    "max_measure_ns": 600_000_000,
+    "warmup_window": 5,
+    "warmup_tolerance": 0.05,
+    "warmup_max_ns": 400_000_000,
+    "peak_alloc": True,
 }
 
 
@@ -44,8 +54,9 @@ class RunConfig:
 
     @classmethod
     def quick(cls, **overrides: Any) -> RunConfig:
-        base = cls(scale="quick", isolation="dataset", cell_timeout=120.0,
-                   timing=dict(QUICK_TIMING))
+        base = cls(
+            scale="quick", isolation="dataset", cell_timeout=120.0, timing=dict(QUICK_TIMING)
+        )
         for k, v in overrides.items():
             setattr(base, k, v)
         return base
@@ -59,8 +70,10 @@ class Cell:
     process: int
 
     def keys(self, operations: list[str]) -> list[CellKey]:
-        return [CellKey(self.runner, self.serializer, self.dataset, op, self.process)
-                for op in operations]
+        return [
+            CellKey(self.runner, self.serializer, self.dataset, op, self.process)
+            for op in operations
+        ]
 
 
 def _selected(name: str, runner: str, patterns: list[str]) -> bool:
@@ -75,12 +88,17 @@ def validate(config: RunConfig, specs: dict[str, RunnerSpec]) -> None:
         datasets.get(name)
     for name in config.runners:
         if name not in specs:
-            raise datasets.UnknownName(f"unknown runner {name!r}; valid runners: {', '.join(specs)}")
-    valid_ops = {"encode", "decode"} | {f"{a}+{b}" for c in ("zlib", "zstd", "lz4")
-                                          for a, b in (("encode", c), (c, "decode"))}
+            raise datasets.UnknownName(
+                f"unknown runner {name!r}; valid runners: {', '.join(specs)}"
+            )
+    valid_ops = {"encode", "decode"} | {
+        f"{a}+{b}" for c in ("zlib", "zstd", "lz4") for a, b in (("encode", c), (c, "decode"))
+    }
     for op in config.operations:
         if op not in valid_ops:
-            raise datasets.UnknownName(f"unknown operation {op!r}; valid: {', '.join(sorted(valid_ops))}")
+            raise datasets.UnknownName(
+                f"unknown operation {op!r}; valid: {', '.join(sorted(valid_ops))}"
+            )
 
 
 @dataclass
@@ -89,6 +107,7 @@ class Plan:
     describes: dict[str, dict[str, Any]]
     unavailable: dict[str, str]
     not_applicable: list[tuple[Cell, str]]
+    specs: dict[str, RunnerSpec]
 
 
 def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:
@@ -109,8 +128,9 @@ def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:
             if not _selected(s["name"], name, config.serializers):
                 continue
             for ds in wanted_datasets:
-                entry = s.get("datasets", {}).get(ds, {"applicable": False,
-                                                        "reason": "runner does not list it"})
+                entry = s.get("datasets", {}).get(
+                    ds, {"applicable": False, "reason": "runner does not list it"}
+                )
                 for p in range(config.processes):
                     cell = Cell(name, s["name"], ds, p)
                     if entry.get("applicable"):
@@ -122,15 +142,18 @@ def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:
         raise datasets.UnknownName(
             f"no serializer matches {config.serializers}; valid: {', '.join(known)}"
         )
-    return Plan(cells, describes, unavailable, not_applicable)
+    return Plan(cells, describes, unavailable, not_applicable, specs)
 
 
 def batches(cells: list[Cell], isolation: str) -> list[list[Cell]]:
     """Groups of cells that share one runner process."""
     groups: dict[tuple[Any, ...], list[Cell]] = {}
     for c in cells:
-        key = (c.runner, c.dataset, c.process) if isolation == "dataset" else (
-            c.runner, c.serializer, c.dataset, c.process)
+        key = (
+            (c.runner, c.dataset, c.process)
+            if isolation == "dataset"
+            else (c.runner, c.serializer, c.dataset, c.process)
+        )
         groups.setdefault(key, []).append(c)
     return list(groups.values())
 
@@ -141,28 +164,48 @@ Progress = Callable[[str, int], None]  # (description, operations finished)
 class BatchRunner:
     """Runs one batch of cells in runner processes, restarting after crashes and hangs."""
 
-    def __init__(self, spec: RunnerSpec, config: RunConfig, store: Store, run_id: int,
-                 data_paths: dict[str, str], progress: Progress) -> None:
+    def __init__(
+        self,
+        spec: RunnerSpec,
+        config: RunConfig,
+        store: Store,
+        run_id: int,
+        data_paths: dict[str, str],
+        progress: Progress,
+        done: set[CellKey],
+    ) -> None:
         self.spec, self.config, self.store, self.run_id = spec, config, store, run_id
-        self.data_paths, self.progress = data_paths, progress
+        self.data_paths, self.progress, self.done = data_paths, progress, done
+
+    def _save(self, key: CellKey, result: dict[str, Any]) -> None:
+        """Store a result unless an earlier (resumed) process already stored that one."""
+        if key not in self.done:
+            self.store.save_result(self.run_id, key, result)
 
     def _request(self, cells: list[Cell]) -> str:
-        return json.dumps({
-            "protocol": PROTOCOL_VERSION,
-            "cells": [{"serializer": c.serializer, "dataset": c.dataset,
-                       "data": self.data_paths[c.dataset], "operations": self.config.operations}
-                      for c in cells],
-            "timing": self.config.timing,
-            "dump_dir": None,
-        })
+        return json.dumps(
+            {
+                "protocol": PROTOCOL_VERSION,
+                "cells": [
+                    {
+                        "serializer": c.serializer,
+                        "dataset": c.dataset,
+                        "data": self.data_paths[c.dataset],
+                        "operations": self.config.operations,
+                    }
+                    for c in cells
+                ],
+                "timing": self.config.timing,
+                "dump_dir": None,
+            }
+        )
 
     def _fail(self, cell: Cell, code: str, message: str, done_ops: set[str]) -> None:
         for op in self.config.operations:
             if op in done_ops:
                 continue
             key = CellKey(cell.runner, cell.serializer, cell.dataset, op, cell.process)
-            self.store.save_result(self.run_id, key, {
-                "status": "error", "error": {"code": code, "message": message}})
+            self._save(key, {"status": "error", "error": {"code": code, "message": message}})
             self.progress(f"{cell.runner}/{cell.serializer} {cell.dataset}: {code}", 1)
 
     def run(self, cells: list[Cell]) -> None:
@@ -178,8 +221,13 @@ class BatchRunner:
         current: tuple[str, str] | None = None
         with tempfile.TemporaryFile("w+") as stderr:
             proc = subprocess.Popen(
-                [*self.spec.command, "run"], cwd=self.spec.directory, stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=stderr, text=True, start_new_session=True,
+                [*self.spec.command, "run"],
+                cwd=self.spec.directory,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                start_new_session=True,
             )
             lines: queue.Queue[str | None] = queue.Queue()
 
@@ -220,8 +268,7 @@ class BatchRunner:
                     if name not in by_name or op not in self.config.operations:
                         continue
                     c = by_name[name]
-                    self.store.save_result(self.run_id, CellKey(c.runner, c.serializer, c.dataset,
-                                                                op, c.process), event)
+                    self._save(CellKey(c.runner, c.serializer, c.dataset, op, c.process), event)
                     done_ops[name].add(op)
                     self.progress(f"{c.runner}/{c.serializer} {c.dataset} {op}", 1)
                     if done_ops[name] >= set(self.config.operations):
@@ -241,8 +288,12 @@ class BatchRunner:
         unfinished = [c for k, c in by_name.items() if k not in finished]
         if fault is None:
             for c in unfinished:  # done without answering: the runner's fault, said once
-                self._fail(c, "missing_result", "runner finished without a result",
-                           done_ops[(c.serializer, c.dataset)])
+                self._fail(
+                    c,
+                    "missing_result",
+                    "runner finished without a result",
+                    done_ops[(c.serializer, c.dataset)],
+                )
             return []
         blamed = current if current in by_name and current not in finished else None
         if blamed is None and unfinished:
@@ -252,22 +303,38 @@ class BatchRunner:
         return [c for c in unfinished if (c.serializer, c.dataset) != blamed]
 
 
-def execute(config: RunConfig, the_plan: Plan, store: Store, run_id: int,
-            progress: Progress, done: set[CellKey] | None = None) -> None:
+def execute(
+    config: RunConfig,
+    the_plan: Plan,
+    store: Store,
+    run_id: int,
+    progress: Progress,
+    done: set[CellKey] | None = None,
+) -> None:
     """Run every planned cell not already in ``done``; not-applicable ones are stored as such."""
     done = done or set()
     ops = config.operations
     for cell, reason in the_plan.not_applicable:
         for key in cell.keys(ops):
             if key not in done:
-                store.save_result(run_id, key, {"status": "not_applicable",
-                                                "error": {"code": "not_applicable", "message": reason}})
+                store.save_result(
+                    run_id,
+                    key,
+                    {
+                        "status": "not_applicable",
+                        "error": {"code": "not_applicable", "message": reason},
+                    },
+                )
     todo = [c for c in the_plan.cells if not set(c.keys(ops)) <= done]
-    specs = discover()
-    data_paths = {name: str(datasets.get(name).build(config.scale).path())  # type: ignore[arg-type]
-                  for name in {c.dataset for c in todo}}
+    specs = the_plan.specs
+    data_paths = {
+        name: str(datasets.get(name).build(config.scale).path())  # type: ignore[arg-type]
+        for name in {c.dataset for c in todo}
+    }
     for group in batches(todo, config.isolation):
-        BatchRunner(specs[group[0].runner], config, store, run_id, data_paths, progress).run(group)
+        BatchRunner(specs[group[0].runner], config, store, run_id, data_paths, progress, done).run(
+            group
+        )
 
 
 def config_json(config: RunConfig) -> dict[str, Any]:

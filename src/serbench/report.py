@@ -54,23 +54,34 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
     if run_row is None:
         raise LookupError("no runs in the database yet" if run_id is None else f"no run {run_id}")
     run = decode_json([run_row], "config", "environment")[0]
-    meta = {(s["runner"], s["name"]): s for s in decode_json(store.serializers(run["id"]),
-                                                            "labels", "runtime")}
+    meta = {
+        (s["runner"], s["name"]): s
+        for s in decode_json(store.serializers(run["id"]), "labels", "runtime")
+    }
     grouped: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in decode_json(store.results(run["id"]), "sizes", "timing"):
         grouped[(r["dataset"], r["runner"], r["serializer"])].append(r)
     tables: dict[str, list[Row]] = defaultdict(list)
     for (dataset, runner, serializer), results in grouped.items():
         m = meta.get((runner, serializer), {})
-        row = Row(runner, serializer, m.get("format") or "", m.get("library") or "",
-                  m.get("version") or "", m.get("labels") or [], m.get("footprint_bytes"))
+        row = Row(
+            runner,
+            serializer,
+            m.get("format") or "",
+            m.get("library") or "",
+            m.get("version") or "",
+            m.get("labels") or [],
+            m.get("footprint_bytes"),
+        )
         _fill(row, results)
         tables[dataset].append(row)
     for rows in tables.values():
         _flag_overhead(rows)
         rows.sort(key=Row.sort_key)
     order = list(datasets.DATASETS)
-    ordered = {d: tables[d] for d in sorted(tables, key=lambda d: order.index(d) if d in order else 99)}
+    ordered = {
+        d: tables[d] for d in sorted(tables, key=lambda d: order.index(d) if d in order else 99)
+    }
     return RunReport(run, ordered, list(run["config"].get("operations", ["encode", "decode"])))
 
 
@@ -147,19 +158,36 @@ def _check(row: Row) -> str:
 
 def _columns(report: RunReport) -> list[str]:
     extra = [op for op in report.operations if op not in ("encode", "decode")]
-    return ["serializer", "library", "encode", "decode", *extra, "bytes", "zlib", "zstd", "lz4",
-            "alloc/op", "check", "notes"]
+    return [
+        "serializer",
+        "library",
+        "encode",
+        "decode",
+        *extra,
+        "bytes",
+        "zlib",
+        "zstd",
+        "lz4",
+        "alloc/op",
+        "check",
+        "notes",
+    ]
 
 
 def _cells(row: Row, report: RunReport) -> list[str]:
     extra = [op for op in report.operations if op not in ("encode", "decode")]
     alloc = next((e.alloc_bytes for e in row.ops.values() if e.alloc_bytes is not None), None)
     if alloc is None:
-        alloc = next((e.peak_alloc_bytes for e in row.ops.values()
-                      if e.peak_alloc_bytes is not None), None)
+        alloc = next(
+            (e.peak_alloc_bytes for e in row.ops.values() if e.peak_alloc_bytes is not None), None
+        )
     notes = row.detail if row.status != "ok" else ", ".join(row.flags)
-    labels = [lab for lab in row.labels if lab in ("zero-copy-decode", "lazy-access", "positional",
-                                                    "baseline", "unsafe-untrusted-input")]
+    labels = [
+        lab
+        for lab in row.labels
+        if lab
+        in ("zero-copy-decode", "lazy-access", "positional", "baseline", "unsafe-untrusted-input")
+    ]
     if labels:
         notes = "; ".join(x for x in (notes, " ".join(labels)) if x)
     return [
@@ -217,8 +245,12 @@ def markdown(report: RunReport) -> str:
     ]
     cols = _columns(report)
     for dataset, rows in report.tables.items():
-        lines += [f"## {_title(dataset)}", "", "| " + " | ".join(cols) + " |",
-                  "|" + "---|" * len(cols)]
+        lines += [
+            f"## {_title(dataset)}",
+            "",
+            "| " + " | ".join(cols) + " |",
+            "|" + "---|" * len(cols),
+        ]
         for row in rows:
             cells = [c.replace("|", "\\|") for c in _cells(row, report)]
             lines.append("| " + " | ".join(cells) + " |")
@@ -232,10 +264,17 @@ def as_json(report: RunReport) -> str:
         "datasets": {
             ds: [
                 {
-                    "runner": r.runner, "serializer": r.serializer, "format": r.format,
-                    "library": r.library, "version": r.version, "labels": r.labels,
-                    "footprint_bytes": r.footprint_bytes, "check": r.status, "detail": r.detail,
-                    "sizes": r.sizes, "flags": r.flags,
+                    "runner": r.runner,
+                    "serializer": r.serializer,
+                    "format": r.format,
+                    "library": r.library,
+                    "version": r.version,
+                    "labels": r.labels,
+                    "footprint_bytes": r.footprint_bytes,
+                    "check": r.status,
+                    "detail": r.detail,
+                    "sizes": r.sizes,
+                    "flags": r.flags,
                     "operations": {op: e.as_dict() for op, e in r.ops.items()},
                 }
                 for r in rows

@@ -63,15 +63,20 @@ def describe(spec: RunnerSpec, timeout: float = 120) -> dict[str, Any]:
         raise RunnerUnavailable(f"needs {', '.join(missing)} on PATH")
     try:
         proc = subprocess.run(
-            [*spec.command, "describe"], cwd=spec.directory, capture_output=True,
-            text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            [*spec.command, "describe"],
+            cwd=spec.directory,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RunnerUnavailable(f"describe failed: {exc}") from exc
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         raise RunnerUnavailable(
-            f"describe exited {proc.returncode} (not built? run `serbench build`): {' | '.join(tail)}"
+            f"describe exited {proc.returncode} (not built? run `serbench build`): "
+            + " | ".join(tail)
         )
     try:
         answer = json.loads(proc.stdout)
@@ -92,7 +97,12 @@ def build(spec: RunnerSpec, log: Path) -> None:
         for command in spec.build:
             out.write(f"$ {' '.join(command)}\n")
             out.flush()
-            code = subprocess.run(command, cwd=spec.directory, stdout=out, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL).returncode
+            code = subprocess.run(
+                command,
+                cwd=spec.directory,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            ).returncode
             if code != 0:
                 raise RunnerUnavailable(f"`{' '.join(command)}` exited {code}; see {log}")

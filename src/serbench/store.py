@@ -84,7 +84,8 @@ class Store:
 
     def new_run(self, config: dict[str, Any], environment: dict[str, Any]) -> int:
         cur = self.db.execute(
-            "INSERT INTO runs (started_at, status, config, environment) VALUES (?, 'running', ?, ?)",
+            "INSERT INTO runs (started_at, status, config, environment)"
+            " VALUES (?, 'running', ?, ?)",
             (_now(), json.dumps(config), json.dumps(environment)),
         )
         return int(cur.lastrowid)
@@ -105,9 +106,16 @@ class Store:
     def save_serializers(self, run_id: int, runner: str, describe: dict[str, Any]) -> None:
         rows = [
             (
-                run_id, runner, s["name"], s.get("format"), s.get("library"), s.get("version"),
-                json.dumps(s.get("labels", [])), s.get("footprint_bytes"),
-                json.dumps(s.get("datasets", {})), json.dumps(describe.get("runtime", {})),
+                run_id,
+                runner,
+                s["name"],
+                s.get("format"),
+                s.get("library"),
+                s.get("version"),
+                json.dumps(s.get("labels", [])),
+                s.get("footprint_bytes"),
+                json.dumps(s.get("datasets", {})),
+                json.dumps(describe.get("runtime", {})),
             )
             for s in describe.get("serializers", [])
         ]
@@ -130,11 +138,21 @@ class Store:
                process, status, error_code, error_message, check_ok, check_detail, messages,
                sizes, timing, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
-                run_id, key.runner, key.serializer, key.dataset, key.operation, key.process,
-                result.get("status", "error"), error.get("code"), error.get("message"),
-                None if "ok" not in check else int(bool(check["ok"])), check.get("detail"),
-                result.get("messages"), json.dumps(result.get("sizes")),
-                json.dumps(result.get("timing")), _now(),
+                run_id,
+                key.runner,
+                key.serializer,
+                key.dataset,
+                key.operation,
+                key.process,
+                result.get("status", "error"),
+                error.get("code"),
+                error.get("message"),
+                None if "ok" not in check else int(bool(check["ok"])),
+                check.get("detail"),
+                result.get("messages"),
+                json.dumps(result.get("sizes")),
+                json.dumps(result.get("timing")),
+                _now(),
             ),
         )
 
@@ -147,7 +165,8 @@ class Store:
 
     def results(self, run_id: int) -> list[sqlite3.Row]:
         return self.db.execute(
-            "SELECT * FROM results WHERE run_id = ? ORDER BY dataset, runner, serializer, operation,"
+            "SELECT * FROM results WHERE run_id = ?"
+            " ORDER BY dataset, runner, serializer, operation,"
             " process",
             (run_id,),
         ).fetchall()

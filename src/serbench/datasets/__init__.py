@@ -91,8 +91,7 @@ def schema_path(spec: DatasetSpec, suffix: str) -> Path:
 
 
 def _registry() -> dict[str, DatasetSpec]:
-    from serbench.datasets import android_users, click_maps, log_records, one_mb_dict
-    from serbench.datasets import pb_vs_msgpack
+    from serbench.datasets import android_users, click_maps, log_records, one_mb_dict, pb_vs_msgpack
 
     specs = [
         android_users.SPEC,

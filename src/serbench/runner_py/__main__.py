@@ -79,7 +79,9 @@ def run_one(cell: dict[str, Any], cfg: TimingConfig, dump_dir: str | None) -> No
 
     if serializer not in REGISTRY:
         valid = ", ".join(REGISTRY)
-        return fail_all(_error("unknown_serializer", f"unknown serializer {serializer!r}; valid: {valid}"))
+        return fail_all(
+            _error("unknown_serializer", f"unknown serializer {serializer!r}; valid: {valid}")
+        )
     if dataset not in DATASETS:
         valid = ", ".join(DATASETS)
         return fail_all(_error("unknown_dataset", f"unknown dataset {dataset!r}; valid: {valid}"))
@@ -96,8 +98,13 @@ def run_one(cell: dict[str, Any], cfg: TimingConfig, dump_dir: str | None) -> No
     try:
         dump = Path(dump_dir) / f"python.{serializer}.{dataset}.bin" if dump_dir else None
         common, per_op = run_cell(
-            codec, dataset, cell["data"], cell.get("check_data") or cell["data"],
-            operations, cfg, dump,
+            codec,
+            dataset,
+            cell["data"],
+            cell.get("check_data") or cell["data"],
+            operations,
+            cfg,
+            dump,
         )
     except (OSError, ValueError, KeyError) as exc:
         if isinstance(exc, (OSError, ValueError)) and "data" in str(exc).lower():

@@ -33,7 +33,9 @@ class Prepared:
             return compress(data) if compress else data
         return encode_stream(self.codec, self.messages, self.count, compress)
 
-    def decode_all(self, buf: bytes, decompress: Callable[[bytes], bytes] | None = None) -> Iterator[Any]:
+    def decode_all(
+        self, buf: bytes, decompress: Callable[[bytes], bytes] | None = None
+    ) -> Iterator[Any]:
         if self.framing == "single":
             return iter((self.codec.decode(decompress(buf) if decompress else buf),))
         return decode_stream(self.codec, buf, decompress)

@@ -13,7 +13,6 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -57,8 +56,11 @@ def _converters(dataset: str, pb: ModuleType) -> tuple[type, Callable, Callable]
             return pb.SampleList(
                 sampleData=[
                     pb.SampleData(
-                        id=r["id"], name=r["name"], age=r["age"],
-                        gender=r["gender"], isMegane=int(r["isMegane"]),
+                        id=r["id"],
+                        name=r["name"],
+                        age=r["age"],
+                        gender=r["gender"],
+                        isMegane=int(r["isMegane"]),
                     )
                     for r in m
                 ]
@@ -66,8 +68,13 @@ def _converters(dataset: str, pb: ModuleType) -> tuple[type, Callable, Callable]
 
         def users_out(msg: Any) -> list[dict[str, Any]]:
             return [
-                {"id": r.id, "name": r.name, "age": r.age, "gender": r.gender,
-                 "isMegane": bool(r.isMegane)}
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "age": r.age,
+                    "gender": r.gender,
+                    "isMegane": bool(r.isMegane),
+                }
                 for r in msg.sampleData
             ]
 
@@ -77,12 +84,18 @@ def _converters(dataset: str, pb: ModuleType) -> tuple[type, Callable, Callable]
 
         def t_in(m: dict[str, Any]) -> Any:
             if test == "test4":
-                return pb.Test4(t1=pb.Test1(**m["t1"]), t2=pb.Test2(**m["t2"]), t3=pb.Test3(**m["t3"]))
+                return pb.Test4(
+                    t1=pb.Test1(**m["t1"]), t2=pb.Test2(**m["t2"]), t3=pb.Test3(**m["t3"])
+                )
             return getattr(pb, test.capitalize())(**m)
 
         def t_out(msg: Any) -> dict[str, Any]:
             if test == "test4":
-                return {"t1": t_out_flat(msg.t1), "t2": t_out_flat(msg.t2), "t3": t_out_flat(msg.t3)}
+                return {
+                    "t1": t_out_flat(msg.t1),
+                    "t2": t_out_flat(msg.t2),
+                    "t3": t_out_flat(msg.t3),
+                }
             return t_out_flat(msg)
 
         def t_out_flat(msg: Any) -> dict[str, Any]:
@@ -92,40 +105,58 @@ def _converters(dataset: str, pb: ModuleType) -> tuple[type, Callable, Callable]
     if dataset == "one-mb-dict":
         return pb.Dict, (lambda m: pb.Dict(entries=m)), (lambda msg: dict(msg.entries))
     if dataset == "click-maps":
+
         def cm_in(m: dict[str, Any]) -> Any:
             return pb.ClickMap(
-                url=m["url"], day=m["day"], viewport=pb.Viewport(**m["viewport"]),
+                url=m["url"],
+                day=m["day"],
+                viewport=pb.Viewport(**m["viewport"]),
                 clicks={k: pb.Click(**c) for k, c in m["clicks"].items()},
             )
 
         def cm_out(msg: Any) -> dict[str, Any]:
             return {
-                "url": msg.url, "day": msg.day,
+                "url": msg.url,
+                "day": msg.day,
                 "viewport": {"width": msg.viewport.width, "height": msg.viewport.height},
                 "clicks": {
-                    k: {"x": c.x, "y": c.y, "count": c.count, "lastClick": c.lastClick,
-                        "selector": c.selector}
+                    k: {
+                        "x": c.x,
+                        "y": c.y,
+                        "count": c.count,
+                        "lastClick": c.lastClick,
+                        "selector": c.selector,
+                    }
                     for k, c in msg.clicks.items()
                 },
             }
 
         return pb.ClickMap, cm_in, cm_out
     if dataset == "log-records":
+
         def lr_in(m: list[dict[str, Any]]) -> Any:
-            return pb.TestClassList(items=[
-                pb.TestClass(
-                    MyProperty1=r["MyProperty1"], MyProperty2=r["MyProperty2"],
-                    MyProperty3=_ms(r["MyProperty3"]), MyProperty4=r["MyProperty4"],
-                    MyProperty5=[pb.Pair(**p) for p in r["MyProperty5"]],
-                )
-                for r in m
-            ])
+            return pb.TestClassList(
+                items=[
+                    pb.TestClass(
+                        MyProperty1=r["MyProperty1"],
+                        MyProperty2=r["MyProperty2"],
+                        MyProperty3=_ms(r["MyProperty3"]),
+                        MyProperty4=r["MyProperty4"],
+                        MyProperty5=[pb.Pair(**p) for p in r["MyProperty5"]],
+                    )
+                    for r in m
+                ]
+            )
 
         def lr_out(msg: Any) -> list[dict[str, Any]]:
             return [
-                {"MyProperty1": r.MyProperty1, "MyProperty2": r.MyProperty2,
-                 "MyProperty3": EPOCH + r.MyProperty3 * _MS, "MyProperty4": r.MyProperty4,
-                 "MyProperty5": [{"key": p.key, "value": p.value} for p in r.MyProperty5]}
+                {
+                    "MyProperty1": r.MyProperty1,
+                    "MyProperty2": r.MyProperty2,
+                    "MyProperty3": EPOCH + r.MyProperty3 * _MS,
+                    "MyProperty4": r.MyProperty4,
+                    "MyProperty5": [{"key": p.key, "value": p.value} for p in r.MyProperty5],
+                }
                 for r in msg.items
             ]
 

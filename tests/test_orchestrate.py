@@ -1,0 +1,122 @@
+"""The orchestrator survives crashing, hanging and babbling runners, and loses no result."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from serbench import datasets, orchestrate
+from serbench.runners import PYTHON, RunnerSpec
+from serbench.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FAKE = RunnerSpec(
+    name="fake",
+    language="python",
+    directory=FIXTURES,
+    command=[sys.executable, str(FIXTURES / "fake_runner.py")],
+)
+
+
+def _run(config: orchestrate.RunConfig, store: Store) -> int:
+    the_plan = orchestrate.plan(config, {"fake": FAKE})
+    run_id = store.new_run(orchestrate.config_json(config), {})
+    orchestrate.execute(config, the_plan, store, run_id, lambda *_: None)
+    return run_id
+
+
+@pytest.mark.parametrize("isolation", ["cell", "dataset"])
+def test_faults_are_recorded_and_the_run_goes_on(state: Path, isolation: str) -> None:
+    store = Store(state / "r.sqlite")
+    config = orchestrate.RunConfig.quick(
+        datasets=["android-users"], isolation=isolation, cell_timeout=3.0
+    )
+    run_id = _run(config, store)
+    got = {(r["serializer"], r["operation"]): r for r in store.results(run_id)}
+    assert got[("good", "encode")]["status"] == "ok"
+    assert got[("noop", "decode")]["status"] == "ok"
+    assert got[("crash", "encode")]["error_code"] == "crashed"
+    assert "exited 3" in got[("crash", "encode")]["error_message"]
+    assert got[("hang", "decode")]["error_code"] == "timeout"
+    assert got[("garbage", "encode")]["error_code"] == "malformed_output"
+    # not-applicable datasets are stored with their reason, not dropped
+    config.datasets = ["log-records"]
+    run2 = _run(config, store)
+    assert {r["status"] for r in store.results(run2)} == {"not_applicable"}
+
+
+def test_unknown_names_list_valid_ones() -> None:
+    with pytest.raises(datasets.UnknownName, match="android-users"):
+        orchestrate.plan(orchestrate.RunConfig(datasets=["nope"]), {"python": PYTHON})
+    with pytest.raises(datasets.UnknownName, match="valid runners: python"):
+        orchestrate.plan(orchestrate.RunConfig(runners=["cobol"]), {"python": PYTHON})
+    with pytest.raises(datasets.UnknownName, match="python/msgpack"):
+        orchestrate.plan(orchestrate.RunConfig(serializers=["nope"]), {"python": PYTHON})
+    with pytest.raises(datasets.UnknownName, match="encode\\+zlib"):
+        orchestrate.plan(orchestrate.RunConfig(operations=["squash"]), {"python": PYTHON})
+
+
+def _rows(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT runner, serializer, dataset, operation, process, status, timing FROM results"
+            " ORDER BY id"
+        ).fetchall()
+
+
+def test_sigkill_loses_nothing_and_resume_finishes(state: Path) -> None:
+    db = state / "kill.sqlite"
+    cmd = [
+        sys.executable,
+        "-m",
+        "serbench",
+        "run",
+        "--runner",
+        "python",
+        "--dataset",
+        "android-users",
+        "--dataset",
+        "one-mb-dict",
+        "--quick",
+        "--db",
+        str(db),
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if db.exists() and len(_rows(db)) >= 6:
+            break
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = _rows(db)
+    assert len(before) >= 6, "the run finished no cell before it was killed"
+    subprocess.run(
+        [sys.executable, "-m", "serbench", "run", "--resume", "--db", str(db)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=300,
+    )
+    after = _rows(db)
+    keys = [r[:5] for r in after]
+    assert len(keys) == len(set(keys)), "a resumed cell was stored twice"
+    assert set(before) <= set(after), "a result finished before the kill was lost or changed"
+    store = Store(db)
+    plan = orchestrate.plan(
+        orchestrate.RunConfig.quick(runners=["python"], datasets=["android-users", "one-mb-dict"]),
+        {"python": PYTHON},
+    )
+    expected = {k for c in plan.cells for k in c.keys(["encode", "decode"])}
+    expected |= {k for c, _ in plan.not_applicable for k in c.keys(["encode", "decode"])}
+    assert store.done_keys(1) == expected
+    assert store.run(1)["status"] == "finished"
