@@ -46,7 +46,10 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
   X(reg_nlohmann_json)    \
   X(reg_rapidjson)        \
   X(reg_simdjson_ondemand) \
-  X(reg_simdjson_dom)
+  X(reg_simdjson_dom)       \
+  X(reg_cereal)             \
+  X(reg_boost_serialization) \
+  X(reg_libbson)
 
 #define SB_DECLARE(fn) SerializerEntry fn();
 SB_LIBRARIES(SB_DECLARE)

@@ -1,0 +1,141 @@
+// libbson (MongoDB's C library). Records and maps are documents, lists arrays; a top-level
+// list is wrapped as {"items": [...]} (BSON's top level is a document). uint32 and int64
+// are int64, int32 and enums int32, timestamps BSON UTC date-time.
+#include <bson/bson.h>
+
+#include "../harness/serializer.h"
+
+namespace sb {
+namespace {
+
+template <class T>
+void put(bson_t* d, const char* k, int kl, const T& v);
+
+template <class T>
+void put_body(bson_t* d, const T& v) {
+  if constexpr (is_vector<T>::value) {
+    char buf[16];
+    const char* key;
+    for (uint32_t i = 0; i < v.size(); ++i) {
+      size_t kl = bson_uint32_to_string(i, &key, buf, sizeof buf);
+      put(d, key, static_cast<int>(kl), v[i]);
+    }
+  } else if constexpr (is_map<T>::value) {
+    for (const auto& [k, x] : v) put(d, k.data(), static_cast<int>(k.size()), x);
+  } else {
+    for_each_field(v, [&](const char* name, const auto& m) { put(d, name, -1, m); });
+  }
+}
+
+template <class T>
+void put(bson_t* d, const char* k, int kl, const T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    bson_append_bool(d, k, kl, v);
+  } else if constexpr (std::is_enum_v<T> || std::is_same_v<T, int32_t>) {
+    bson_append_int32(d, k, kl, static_cast<int32_t>(v));
+  } else if constexpr (std::is_integral_v<T>) {
+    bson_append_int64(d, k, kl, static_cast<int64_t>(v));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    bson_append_utf8(d, k, kl, v.data(), static_cast<int>(v.size()));
+  } else if constexpr (is_timestamp_v<T>) {
+    bson_append_date_time(d, k, kl, v.time_since_epoch().count());
+  } else if constexpr (is_vector<T>::value) {
+    bson_t child;
+    bson_append_array_begin(d, k, kl, &child);
+    put_body(&child, v);
+    bson_append_array_end(d, &child);
+  } else {
+    bson_t child;
+    bson_append_document_begin(d, k, kl, &child);
+    put_body(&child, v);
+    bson_append_document_end(d, &child);
+  }
+}
+
+[[noreturn]] void bad(const char* what) { throw DecodeError(std::string("bson: expected ") + what); }
+
+template <class T>
+void get(bson_iter_t* it, T& v);
+
+template <class T>
+void get_body(bson_iter_t* child, T& v) {
+  if constexpr (is_vector<T>::value) {
+    v.clear();
+    while (bson_iter_next(child)) get(child, v.emplace_back());
+  } else if constexpr (is_map<T>::value) {
+    v.clear();
+    while (bson_iter_next(child)) get(child, v[std::string(bson_iter_key(child), bson_iter_key_len(child))]);
+  } else {
+    bson_iter_t start = *child;
+    for_each_field(v, [&](const char* name, auto& m) {
+      if (!bson_iter_next(child) || std::strcmp(bson_iter_key(child), name) != 0) {
+        *child = start;  // out of order: search from the start
+        if (!bson_iter_find(child, name)) throw DecodeError(std::string("bson: missing ") + name);
+      }
+      get(child, m);
+    });
+  }
+}
+
+template <class T>
+void get(bson_iter_t* it, T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!BSON_ITER_HOLDS_BOOL(it)) bad("bool");
+    v = bson_iter_bool(it);
+  } else if constexpr (std::is_enum_v<T> || std::is_same_v<T, int32_t>) {
+    if (!BSON_ITER_HOLDS_INT32(it)) bad("int32");
+    v = static_cast<T>(bson_iter_int32(it));
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!BSON_ITER_HOLDS_INT64(it)) bad("int64");
+    v = static_cast<T>(bson_iter_int64(it));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!BSON_ITER_HOLDS_UTF8(it)) bad("utf8");
+    uint32_t len;
+    const char* s = bson_iter_utf8(it, &len);
+    v.assign(s, len);
+  } else if constexpr (is_timestamp_v<T>) {
+    if (!BSON_ITER_HOLDS_DATE_TIME(it)) bad("date_time");
+    v = Timestamp(std::chrono::milliseconds(bson_iter_date_time(it)));
+  } else {
+    if (is_vector<T>::value ? !BSON_ITER_HOLDS_ARRAY(it) : !BSON_ITER_HOLDS_DOCUMENT(it)) bad("document");
+    bson_iter_t child;
+    bson_iter_recurse(it, &child);
+    get_body(&child, v);
+  }
+}
+
+struct Impl {
+  template <class T>
+  void encode(const T& v, Bytes& out) {
+    bson_t d;
+    bson_init(&d);
+    if constexpr (is_vector<T>::value) {
+      put(&d, "items", 5, v);
+    } else {
+      put_body(&d, v);
+    }
+    append(out, bson_get_data(&d), d.len);
+    bson_destroy(&d);
+  }
+  template <class T>
+  size_t decode(const uint8_t* p, size_t n, T& out) {
+    bson_t d;
+    if (!bson_init_static(&d, p, n)) throw DecodeError("bson: bad document");
+    bson_iter_t it;
+    bson_iter_init(&it, &d);
+    if constexpr (is_vector<T>::value) {
+      if (!bson_iter_find(&it, "items")) throw DecodeError("bson: missing items");
+      get(&it, out);
+    } else {
+      get_body(&it, out);
+    }
+    return d.len;
+  }
+};
+}  // namespace
+
+SerializerEntry reg_libbson() {
+  return make_entry<Impl>({"libbson", "bson", "libbson", BSON_VERSION_S,
+                           {"binary", "schemaless", "copying-decode"}, lib_footprint({"libbson-1.0.so"})});
+}
+}  // namespace sb
