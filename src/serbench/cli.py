@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from serbench import datasets, environment, orchestrate, report, runners
+from serbench import datasets, environment, orchestrate, reference, report, runners
 from serbench.paths import default_db, state_dir
 from serbench.store import Store
 
@@ -21,7 +21,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-console = Console()
+# Wide tables stay readable when piped into a file or a CI log.
+console = Console() if sys.stdout.isatty() else Console(width=180)
 err = Console(stderr=True)
 
 DbOption = Annotated[
@@ -255,6 +256,89 @@ def report_cmd(
         console.print(f"written to {output}")
     else:
         sys.stdout.write(text + "\n")
+
+
+@app.command("reference")
+def reference_cmd(
+    scenario: Annotated[str, typer.Argument(help="S1, S2, S3, S4 or S5")],
+    run: Annotated[int | None, typer.Option("--run", help="use this run's results")] = None,
+    full: Annotated[bool, typer.Option(help="measure at full scale when a run is needed")] = False,
+    db: DbOption = None,
+) -> None:
+    """The seed's published table beside this machine's numbers, each claim checked."""
+    key = scenario.upper()
+    if key not in reference.SCENARIOS:
+        _fail(f"unknown scenario {scenario!r}; valid: {', '.join(reference.SCENARIOS)}")
+    pub = reference.SCENARIOS[key]
+    store = _store(db)
+    run_id = run if run is not None else _run_with(store, pub.datasets)
+    if run_id is None:
+        console.print(f"no stored run covers {key}; measuring it now")
+        config = orchestrate.RunConfig() if full else orchestrate.RunConfig.quick()
+        config.datasets = list(pub.datasets)
+        run_id = _run(config, store, None)
+    rep = report.build(store, run_id)
+    scale = rep.run["config"].get("scale", "full")
+    table = Table(*pub.columns, title=f"{key} published: {pub.title}", title_justify="left")
+    for row in pub.rows:
+        table.add_row(*row)
+    console.print(table)
+    mtable = Table(
+        "dataset",
+        "stands in for",
+        "serializer",
+        "library",
+        "encode",
+        "decode",
+        "bytes",
+        "check",
+        title=f"{key} measured here (run {run_id}, {scale}; {pub.method})",
+        title_justify="left",
+    )
+    for ds, label, row in reference.measured_rows(key, rep):
+        units = reference.measured_units(ds, scale)
+        cells = reference.scaled(key, ds, row, units)
+        mtable.add_row(
+            ds,
+            label,
+            row.name,
+            f"{row.library} {row.version}",
+            cells["encode"],
+            cells["decode"],
+            cells["bytes"],
+            "OK" if row.status == "ok" else row.status,
+        )
+    console.print(mtable)
+    ctable = Table(
+        "claim",
+        "runner",
+        "measured",
+        "claimed",
+        "verdict",
+        "ratio of",
+        title=f"{key} claims",
+        title_justify="left",
+    )
+    for v in reference.check_claims(key, rep):
+        colour = {"holds": "green", "direction only": "yellow"}.get(v.verdict, "red")
+        ctable.add_row(
+            v.claim,
+            v.runner,
+            f"{v.measured:.2f}x" if v.measured else "-",
+            f"{v.claimed:.2f}x",
+            f"[{colour}]{v.verdict}[/{colour}]",
+            v.evidence,
+        )
+    console.print(ctable)
+
+
+def _run_with(store: Store, wanted: list[str]) -> int | None:
+    """The latest run that has results for every wanted dataset."""
+    for r in reversed(store.runs()):
+        have = {row["dataset"] for row in store.results(r["id"])}
+        if set(wanted) <= have:
+            return int(r["id"])
+    return None
 
 
 @app.command("runs")

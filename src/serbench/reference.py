@@ -1,0 +1,415 @@
+"""The five seeds' published tables beside this machine's measurements, claims checked.
+
+Claims are ratios measured within one run (never absolute times across machines):
+``holds`` when the measured factor reaches the claimed one, ``direction only`` when it
+points the same way but falls short, ``does not hold`` otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from serbench import datasets
+from serbench.report import Row, RunReport
+
+# Published rows: label -> serializer names that stand for it, in order of preference.
+STAND_INS: dict[str, list[str]] = {
+    "Java Serializable": ["java-serialization", "pickle"],
+    "Parcelable (hand-written)": ["handwritten"],
+    "MessagePack": ["msgpack-core", "msgpack-positional", "msgpack"],
+    "MessagePack (zero-copy)": ["msgpack-zerocopy"],
+    "Protocol Buffers": ["protobuf"],
+    "Kryo": ["kryo-unregistered", "kryo"],
+    "Kryo + Deflate": ["kryo-deflate"],
+    "JSON": ["jackson-json", "orjson", "json", "nlohmann-json"],
+    "BSON": ["bson", "libbson"],
+    "XML": ["jackson-xml"],
+    "platform binary": ["java-serialization", "pickle", "boost-binary"],
+}
+
+
+@dataclass
+class Published:
+    scenario: str
+    title: str
+    datasets: list[str]
+    columns: list[str]
+    rows: list[tuple[str, ...]]
+    method: str
+    seed_n: dict[str, int] = field(default_factory=dict)  # dataset -> messages in the seed
+
+
+@dataclass
+class Verdict:
+    claim: str
+    runner: str
+    measured: float | None
+    claimed: float
+    verdict: str
+    evidence: str
+
+
+SCENARIOS: dict[str, Published] = {
+    "S1": Published(
+        "S1",
+        "android-users (Java on Android, 2016; thread CPU ns, mean of 4 runs)",
+        ["android-users"],
+        ["serializer", "ser ns", "deser ns", "bytes"],
+        [
+            ("Java Serializable", "605,078", "1,380,990", "1,353"),
+            ("Parcelable (hand-written)", "206,041", "195,209", "1,324"),
+            ("MessagePack", "338,763", "1,734,232", "383"),
+            ("Protocol Buffers", "193,763", "139,284", "560"),
+            ("Kryo", "814,779", "303,255", "511"),
+        ],
+        "thread CPU time per operation",
+    ),
+    "S2": Published(
+        "S2",
+        "pb-vs-msgpack (C++, 2008; seconds for the whole loop)",
+        [f"pb-vs-msgpack-test{i}" for i in range(1, 5)],
+        ["test", "PB ser s", "PB deser s", "PB MB", "MP ser s", "MP deser s", "MP MB"],
+        [
+            ("Test1", "0.82", "0.41", "40", "0.42", "2.00", "24"),
+            ("Test2", "1.46", "0.76", "184", "0.56", "2.03", "24"),
+            ("Test3", "1.28", "0.083", "256", "0.35", "0.0048", "256"),
+            ("Test4", "1.27", "0.090", "257", "0.34", "0.027", "256"),
+        ],
+        "wall time of the whole loop, scaled to the seed's N",
+        {
+            "pb-vs-msgpack-test1": 2**23,
+            "pb-vs-msgpack-test2": 2**23,
+            "pb-vs-msgpack-test3": 2**15,
+            "pb-vs-msgpack-test4": 2**15,
+        },
+    ),
+    "S3": Published(
+        "S3",
+        "one-mb-dict (Objective-C on iOS, 2012; seconds, mean of 5)",
+        ["one-mb-dict"],
+        ["serializer", "encode s", "decode s"],
+        [("JSON", "0.032196", "0.022391"), ("MessagePack", "0.009353", "0.021298")],
+        "wall time per operation",
+    ),
+    "S4": Published(
+        "S4",
+        "click-maps (Java, 2014; published as ratios only)",
+        ["click-maps"],
+        ["claim", "published"],
+        [
+            ("Kryo vs Java serialization, serialize", ">3x faster"),
+            ("Kryo vs Java serialization, deserialize", "40x faster"),
+            ("Kryo+Deflate vs Java serialization, deserialize", "9x faster"),
+            ("Kryo vs Java serialization, size", "5x smaller"),
+            ("Kryo+Deflate vs Java serialization, size", "11x smaller"),
+            ("Kryo+Deflate vs BSON, size", ">70% smaller"),
+        ],
+        "wall time per operation; Kryo+Deflate = kryo-deflate or Kryo bytes + zlib",
+    ),
+    "S5": Published(
+        "S5",
+        "log-records (C# on .NET, 2010; seconds for 100,000 records)",
+        ["log-records"],
+        ["serializer", "ser s", "MB", "deser s", "check"],
+        [
+            ("BinaryFormatter", "6.47", "53", "59.17", "OK"),
+            ("XmlSerializer", "7.70", "59", "2.71", "NG"),
+            ("DataContractSerializer (XML)", "2.15", "149", "6.35", "OK"),
+            ("DataContractSerializer (binary XML)", "1.47", "78", "3.56", "OK"),
+            ("DataContractJsonSerializer", "2.60", "47", "10.54", "OK"),
+            ("DataContractJsonSerializer (binary)", "2.50", "75", "7.27", "OK"),
+            ("NetDataContractSerializer", "9.18", "183", "9.10", "OK"),
+            ("NetDataContractSerializer (binary)", "8.20", "99", "7.40", "OK"),
+            ("protobuf-net", "0.70", "13", "0.92", "OK"),
+            ("MessagePack (2010 C#)", "93.38", "46", "29.83", "OK"),
+            ("Json.NET", "7.50", "38", "11.75", "OK"),
+            ("Json.NET BSON", "11.78", "44", "12.01", "OK"),
+        ],
+        "wall time per operation, scaled to 100,000 records",
+        {"log-records": 100_000},
+    ),
+}
+
+
+def stand_in(rows: list[Row], runner: str, label: str) -> Row | None:
+    by_name = {r.serializer: r for r in rows if r.runner == runner and r.status == "ok"}
+    return next((by_name[n] for n in STAND_INS.get(label, []) if n in by_name), None)
+
+
+def _verdict(ratio: float | None, claimed: float, upper: float | None = None) -> str:
+    if ratio is None:
+        return "not measured"
+    if upper is not None:
+        return "holds" if claimed <= ratio <= upper else "does not hold"
+    if ratio >= claimed:
+        return "holds"
+    return "direction only" if ratio > 1 else "does not hold"
+
+
+Metric = Callable[[Row], float | None]
+
+
+def _time(op: str) -> Metric:
+    return lambda r: r.ops[op].headline_ns if op in r.ops else None
+
+
+def _size(codec: str = "encoded") -> Metric:
+    return lambda r: r.sizes.get(codec)
+
+
+@dataclass
+class Claim:
+    text: str
+    dataset: str
+    slower: str  # stand-in label of the side that should be larger
+    faster: str
+    metric: Metric
+    factor: float
+    upper: float | None = None  # for "about the same" claims: holds within [factor, upper]
+
+
+CLAIMS: dict[str, list[Claim]] = {
+    "S1": [
+        Claim(
+            "Protobuf deserializes faster than MessagePack (12.5x)",
+            "android-users",
+            "MessagePack",
+            "Protocol Buffers",
+            _time("decode"),
+            1.0,
+        ),
+        Claim(
+            "MessagePack output is smaller than Protobuf's (560/383 = 1.46x)",
+            "android-users",
+            "Protocol Buffers",
+            "MessagePack",
+            _size(),
+            1.46,
+        ),
+        Claim(
+            "Java serialization serializes slower than the hand-written writer (2.9x)",
+            "android-users",
+            "Java Serializable",
+            "Parcelable (hand-written)",
+            _time("encode"),
+            1.0,
+        ),
+        Claim(
+            "Java serialization deserializes slower than Kryo (4.6x)",
+            "android-users",
+            "Java Serializable",
+            "Kryo",
+            _time("decode"),
+            1.0,
+        ),
+    ],
+    "S2": [
+        *(
+            Claim(
+                f"MessagePack serializes {t} 2x+ faster than Protobuf",
+                f"pb-vs-msgpack-{t}",
+                "Protocol Buffers",
+                "MessagePack",
+                _time("encode"),
+                2.0,
+            )
+            for t in ("test1", "test2", "test3", "test4")
+        ),
+        *(
+            Claim(
+                f"Protobuf decodes {t}'s small integers ~5x faster",
+                f"pb-vs-msgpack-{t}",
+                "MessagePack",
+                "Protocol Buffers",
+                _time("decode"),
+                5.0,
+            )
+            for t in ("test1", "test2")
+        ),
+        Claim(
+            "negative int32: Protobuf 7.7x larger than MessagePack",
+            "pb-vs-msgpack-test2",
+            "Protocol Buffers",
+            "MessagePack",
+            _size(),
+            7.6,
+        ),
+        Claim(
+            "zero-copy MessagePack decodes the 8 KiB string 17x faster than Protobuf",
+            "pb-vs-msgpack-test3",
+            "Protocol Buffers",
+            "MessagePack (zero-copy)",
+            _time("decode"),
+            17.0,
+        ),
+    ],
+    "S3": [
+        Claim(
+            "MessagePack encodes the 1 MB map much faster than JSON (3.4x)",
+            "one-mb-dict",
+            "JSON",
+            "MessagePack",
+            _time("encode"),
+            3.4,
+        ),
+        Claim(
+            "MessagePack and JSON decode it in about the same time (1.05x)",
+            "one-mb-dict",
+            "JSON",
+            "MessagePack",
+            _time("decode"),
+            0.67,
+            upper=1.5,
+        ),
+    ],
+    "S4": [
+        Claim(
+            "Kryo serializes >3x faster than Java serialization",
+            "click-maps",
+            "Java Serializable",
+            "Kryo",
+            _time("encode"),
+            3.0,
+        ),
+        Claim(
+            "Kryo deserializes 40x faster than Java serialization",
+            "click-maps",
+            "Java Serializable",
+            "Kryo",
+            _time("decode"),
+            40.0,
+        ),
+        Claim(
+            "Kryo+Deflate deserializes 9x faster than Java serialization",
+            "click-maps",
+            "Java Serializable",
+            "Kryo + Deflate",
+            _time("decode"),
+            9.0,
+        ),
+        Claim(
+            "Kryo output is 5x smaller than Java serialization's",
+            "click-maps",
+            "Java Serializable",
+            "Kryo",
+            _size(),
+            5.0,
+        ),
+        Claim(
+            "Kryo+Deflate output is 11x smaller than Java serialization's",
+            "click-maps",
+            "Java Serializable",
+            "Kryo + Deflate",
+            _size(),
+            11.0,
+        ),
+        Claim(
+            "Kryo+Deflate saves >70% against BSON",
+            "click-maps",
+            "BSON",
+            "Kryo + Deflate",
+            _size(),
+            1 / 0.3,
+        ),
+    ],
+    "S5": [
+        Claim(
+            "protobuf serializes faster than BSON (16.8x)",
+            "log-records",
+            "BSON",
+            "Protocol Buffers",
+            _time("encode"),
+            1.0,
+        ),
+        Claim(
+            "protobuf output is the smallest: 3.4x smaller than BSON",
+            "log-records",
+            "BSON",
+            "Protocol Buffers",
+            _size(),
+            3.4,
+        ),
+        Claim(
+            "platform binary formatter deserializes slower than protobuf (64x)",
+            "log-records",
+            "platform binary",
+            "Protocol Buffers",
+            _time("decode"),
+            1.0,
+        ),
+    ],
+}
+
+
+def check_claims(scenario: str, report: RunReport) -> list[Verdict]:
+    out = []
+    for claim in CLAIMS[scenario]:
+        rows = report.tables.get(claim.dataset, [])
+        for runner in sorted({r.runner for r in rows}):
+            slow, fast = stand_in(rows, runner, claim.slower), stand_in(rows, runner, claim.faster)
+            if slow is None or fast is None:
+                continue
+            a, b = claim.metric(slow), claim.metric(fast)
+            ratio = a / b if a is not None and b else None
+            out.append(
+                Verdict(
+                    claim.text,
+                    runner,
+                    ratio,
+                    claim.factor,
+                    _verdict(ratio, claim.factor, claim.upper),
+                    f"{slow.name} / {fast.name}",
+                )
+            )
+    return out
+
+
+def measured_rows(scenario: str, report: RunReport) -> list[tuple[str, str, Row]]:
+    """(dataset, published label, measured row) for every stand-in this run has."""
+    pub = SCENARIOS[scenario]
+    labels = [r[0] for r in pub.rows] if scenario in ("S1", "S3") else list(STAND_INS)
+    out = []
+    for ds in pub.datasets:
+        rows = report.tables.get(ds, [])
+        for runner in sorted({r.runner for r in rows}):
+            seen: set[str] = set()
+            for label in labels:
+                row = stand_in(rows, runner, label)
+                if row is not None and row.name not in seen:
+                    seen.add(row.name)
+                    out.append((ds, label, row))
+    return out
+
+
+def measured_units(dataset: str, scale: str) -> int:
+    """Messages (streams) or records (a single list) in the run's dataset, for scaling."""
+    built = datasets.get(dataset).build(scale)  # type: ignore[arg-type]
+    if built.spec.framing == "stream":
+        return built.count
+    root = built.items[0]
+    return len(root) if isinstance(root, list) else 1
+
+
+def scaled(scenario: str, dataset: str, row: Row, records: int) -> dict[str, str]:
+    """A measured row in the seed's units (S2 and S5 scaled to the seed's N)."""
+    seed_n = SCENARIOS[scenario].seed_n.get(dataset)
+
+    def t(op: str) -> str:
+        est = row.ops.get(op)
+        if est is None:
+            return "-"
+        if scenario == "S1":
+            ns = est.cpu_headline_ns or est.headline_ns
+            return f"{ns:,.0f}"
+        ns = est.headline_ns
+        if seed_n:
+            ns = ns / records * seed_n
+        return f"{ns / 1e9:.4g}"
+
+    size = row.sizes.get("encoded")
+    if size is not None and seed_n:
+        size_text = f"{size / records * seed_n / 2**20:.0f} MiB"
+    else:
+        size_text = f"{size:,}" if size is not None else "-"
+    return {"encode": t("encode"), "decode": t("decode"), "bytes": size_text}
