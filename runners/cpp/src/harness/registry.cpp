@@ -51,7 +51,9 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
   X(reg_boost_serialization) \
   X(reg_libbson)             \
   X(reg_flatbuffers)          \
-  X(reg_flatbuffers_lazy)
+  X(reg_flatbuffers_lazy)     \
+  X(reg_capnproto)            \
+  X(reg_capnproto_lazy)
 
 #define SB_DECLARE(fn) SerializerEntry fn();
 SB_LIBRARIES(SB_DECLARE)
