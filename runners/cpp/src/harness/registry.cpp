@@ -53,7 +53,9 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
   X(reg_flatbuffers)          \
   X(reg_flatbuffers_lazy)     \
   X(reg_capnproto)            \
-  X(reg_capnproto_lazy)
+  X(reg_capnproto_lazy)       \
+  X(reg_thrift_compact)       \
+  X(reg_thrift_binary)
 
 #define SB_DECLARE(fn) SerializerEntry fn();
 SB_LIBRARIES(SB_DECLARE)
