@@ -97,25 +97,27 @@ template <> struct ThOf<LogRecords> { using type = th::TestClassList; };
 
 template <class Protocol>
 struct Impl {
-  std::shared_ptr<TMemoryBuffer> buf = std::make_shared<TMemoryBuffer>();
-  Protocol prot{buf};
+  std::shared_ptr<TMemoryBuffer> wbuf = std::make_shared<TMemoryBuffer>();  // owned, grows
+  std::shared_ptr<TMemoryBuffer> rbuf = std::make_shared<TMemoryBuffer>();  // observes input
+  Protocol wprot{wbuf}, rprot{rbuf};
   template <class T>
   void encode(const T& v, Bytes& out) {
     typename ThOf<T>::type m;
     to_th(v, m);
-    buf->resetBuffer();
-    m.write(&prot);
+    wbuf->resetBuffer();
+    m.write(&wprot);
     uint8_t* p;
     uint32_t n;
-    buf->getBuffer(&p, &n);
+    wbuf->getBuffer(&p, &n);
     append(out, p, n);
   }
   template <class T>
   size_t decode(const uint8_t* p, size_t n, T& out) {
     typename ThOf<T>::type m;
-    buf->resetBuffer(const_cast<uint8_t*>(p), static_cast<uint32_t>(n), TMemoryBuffer::OBSERVE);
+    rbuf->resetBuffer(const_cast<uint8_t*>(p), static_cast<uint32_t>(n), TMemoryBuffer::OBSERVE);
+    rbuf->readEnd();  // resets the consumed-size budget (TConfiguration max message size)
     try {
-      m.read(&prot);
+      m.read(&rprot);
     } catch (const apache::thrift::TException& e) {
       throw DecodeError(std::string("thrift: ") + e.what());
     }
