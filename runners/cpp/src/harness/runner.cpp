@@ -291,7 +291,7 @@ json timing_json(const Samples& s) {
           {"gc_count", nullptr},
           {"gc_ns", nullptr},
           {"warmup", {{"samples", s.warmup_samples}, {"wall_ns", s.warmup_wall}, {"steady", s.steady}}},
-          {"peak_alloc_bytes", s.peak_alloc},
+          {"peak_alloc_bytes", s.peak_alloc >= 0 ? json(s.peak_alloc) : json()},
           {"clock", {{"wall", "CLOCK_MONOTONIC"}, {"cpu", "CLOCK_THREAD_CPUTIME_ID"}}}};
 }
 
@@ -463,6 +463,7 @@ int run() {
       cfg.warmup_window = t.value("warmup_window", cfg.warmup_window);
       cfg.warmup_tolerance = t.value("warmup_tolerance", cfg.warmup_tolerance);
       cfg.warmup_max_ns = t.value("warmup_max_ns", cfg.warmup_max_ns);
+      cfg.peak_alloc = t.value("peak_alloc", cfg.peak_alloc);
     }
     if (req.contains("dump_dir") && req["dump_dir"].is_string()) dump_dir = req["dump_dir"].get<std::string>();
   } catch (const std::exception& ex) {

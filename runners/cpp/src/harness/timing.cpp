@@ -31,11 +31,13 @@ double median(std::vector<uint64_t> v) {
 
 void calibrate_and_warm(TimedOp& op, const TimingConfig& cfg) {
   // peak heap growth of one operation, outside the samples
-  auto& ac = alloc_counters();
-  reset_peak();
-  int64_t live0 = ac.live;
-  op.body();
-  op.s.peak_alloc = ac.peak - live0;
+  if (cfg.peak_alloc) {
+    auto& ac = alloc_counters();
+    reset_peak();
+    int64_t live0 = ac.live;
+    op.body();
+    op.s.peak_alloc = ac.peak - live0;
+  }
 
   uint64_t iters = 1;
   for (;;) {

@@ -29,6 +29,7 @@ struct TimingConfig {
   size_t warmup_window = 5;
   double warmup_tolerance = 0.05;
   uint64_t warmup_max_ns = 300000000;
+  bool peak_alloc = true;
 };
 
 struct Samples {
@@ -37,7 +38,7 @@ struct Samples {
   size_t warmup_samples = 0;
   uint64_t warmup_wall = 0;
   bool steady = false;
-  int64_t peak_alloc = 0;
+  int64_t peak_alloc = -1;  // -1: not measured
 };
 
 // One timed operation: `body` runs one iteration.
