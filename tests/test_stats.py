@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from serbench.stats import estimate, median_ci
 
@@ -51,3 +52,14 @@ def test_median_ci_covers_the_median() -> None:
 def test_no_samples_no_estimate() -> None:
     assert estimate([]) is None
     assert estimate([{"iterations": 1, "wall_ns": []}]) is None
+
+
+def test_several_processes_widen_the_interval_to_their_spread() -> None:
+    rng = np.random.default_rng(4)
+    runs = [_timing(list(rng.normal(centre, 5, 100))) for centre in (1000, 1040, 1100, 990, 1010)]
+    est = estimate(runs)
+    assert est is not None and est.processes == 5
+    assert est.headline_ns == pytest.approx(1010, rel=0.01)
+    assert est.ci_low_ns <= 995 and est.ci_high_ns >= 1095  # min..max of 5 process headlines
+    assert est.ci_confidence == pytest.approx(1 - 2**-4)
+    assert not est.precise

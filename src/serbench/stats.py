@@ -5,7 +5,8 @@ within ``FAST_MODE_WIDTH`` of the minimum. docs/method.md gives the evidence: on
 machines a process flips between a fast mode and a ~2x slower one every few seconds,
 so the plain median jumps between modes (±50% across runs) while the fast mode's
 centre moves like the minimum (±3.5%) and, unlike the minimum, has a
-distribution-free confidence interval (order statistics of a binomial).
+distribution-free confidence interval (order statistics of a binomial). With several
+processes the interval comes from the spread of the per-process headlines.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ OVERHEAD_FACTOR = 5.0  # an operation under 5x the no-op's time is flagged
 @dataclass
 class Estimate:
     n: int
+    processes: int
     headline_ns: float
     ci_low_ns: float
     ci_high_ns: float
+    ci_confidence: float
     min_ns: float
     p10_ns: float
     median_ns: float
@@ -83,23 +86,50 @@ def _per_op(timings: list[dict[str, Any]], key: str) -> np.ndarray | None:
     return np.concatenate(parts) if parts else None
 
 
+def _fast_median(values: np.ndarray) -> tuple[float, float, float, np.ndarray]:
+    """(headline, CI low, CI high, fast-mode samples) of one process's sorted samples."""
+    fast = fast_mode(values)
+    lo, hi = median_ci(fast)
+    return float(np.median(fast)), lo, hi, fast
+
+
+def between_process_ci(headlines: list[float]) -> tuple[float, float, float]:
+    """(low, high, confidence) for the median of per-process headlines.
+
+    Distribution-free: with n processes the true median lies between the k-th lowest and
+    k-th highest headline with binomial probability; with few processes the range
+    [min, max] is used and its confidence (1 - 2^(1-n)) reported as it is.
+    """
+    h = np.sort(np.asarray(headlines))
+    n = len(h)
+    if n < 6:
+        return float(h[0]), float(h[-1]), 1 - 2.0 ** (1 - n)
+    lo, hi = median_ci(h)
+    return lo, hi, 0.95
+
+
 def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | None:
-    """Pool the samples of one operation over its processes and estimate."""
+    """Estimate one operation from its samples, one timing dict per process.
+
+    One process: the fast-mode median with its within-process 95% CI. Several: the
+    median of the per-process headlines, with a CI from their spread, since the machine's
+    phases make processes differ more than samples within one process do.
+    """
     timings = [t for t in timings if t and t.get("wall_ns")]
     if not timings:
         return None
-    wall = _per_op(timings, "wall_ns")
-    assert wall is not None
-    order = np.argsort(wall)
-    ordered = wall[order]
-    fast = fast_mode(ordered)
-    lo, hi = median_ci(fast)
-    head = float(np.median(fast))
+    per_process = [np.sort(_per_op([t], "wall_ns")) for t in timings]  # type: ignore[arg-type]
+    heads = [_fast_median(v) for v in per_process]
+    ordered = np.sort(np.concatenate(per_process))
+    fast = np.concatenate([h[3] for h in heads])
+    if len(heads) == 1:
+        head, lo, hi = heads[0][0], heads[0][1], heads[0][2]
+        confidence = 0.95
+    else:
+        head = float(np.median([h[0] for h in heads]))
+        lo, hi, confidence = between_process_ci([h[0] for h in heads])
     cpu = _per_op(timings, "cpu_ns")
-    cpu_head = None
-    if cpu is not None:
-        cpu_sorted = np.sort(cpu)
-        cpu_head = float(np.median(fast_mode(cpu_sorted)))
+    cpu_head = float(np.median(fast_mode(np.sort(cpu)))) if cpu is not None else None
     q1, q3 = np.percentile(fast, [25, 75])
     alloc = _per_op(timings, "alloc_bytes")
     count = _per_op(timings, "alloc_count")
@@ -107,10 +137,12 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
     peaks = [t.get("peak_alloc_bytes") for t in timings if t.get("peak_alloc_bytes") is not None]
     warm = [t.get("warmup") or {} for t in timings]
     return Estimate(
-        n=len(wall),
+        n=len(ordered),
+        processes=len(timings),
         headline_ns=head,
         ci_low_ns=lo,
         ci_high_ns=hi,
+        ci_confidence=confidence,
         min_ns=float(ordered[0]),
         p10_ns=float(np.percentile(ordered, 10)),
         median_ns=float(np.median(ordered)),
