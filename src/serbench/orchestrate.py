@@ -37,6 +37,7 @@ FULL_TIMING = {
     "warmup_tolerance": 0.05,
     "warmup_max_ns": 400_000_000,
     "peak_alloc": True,
+    "budget_ns": 3_000_000_000,
 }
 
 

@@ -23,6 +23,7 @@ class TimingConfig:
     warmup_tolerance: float = 0.05
     warmup_max_ns: int = 300_000_000
     peak_alloc: bool = True
+    budget_ns: int | None = None  # hard cap per operation: stop at 3 samples once spent
 
     @classmethod
     def from_request(cls, raw: dict[str, Any] | None) -> TimingConfig:
@@ -110,6 +111,10 @@ def measure(ops: dict[str, Op], cfg: TimingConfig) -> dict[str, Samples]:
             s.gc_count.append(gcs)
             spent[name] += wall
             k = len(s.wall_ns)
-            if k >= cfg.min_samples and (k >= cfg.max_samples or spent[name] >= cfg.max_measure_ns):
+            enough = k >= cfg.min_samples and (
+                k >= cfg.max_samples or spent[name] >= cfg.max_measure_ns
+            )
+            over_budget = cfg.budget_ns is not None and k >= 3 and spent[name] >= cfg.budget_ns
+            if enough or over_budget:
                 active.remove(name)
     return results
