@@ -153,6 +153,15 @@ def fmt_est(e: Estimate | None) -> str:
     return f"{fmt_ns(e.headline_ns)} ±{pct:.1f}%{level} (min {fmt_ns(e.min_ns)})"
 
 
+def _stability(row: Row) -> str:
+    """Worst share of samples outside the fast mode / widest fast-mode IQR, over operations."""
+    if not row.ops:
+        return "-"
+    slow = max(e.slow_fraction for e in row.ops.values())
+    spread = max(e.fast_spread for e in row.ops.values())
+    return f"{100 * slow:.0f}% / {100 * spread:.1f}%"
+
+
 def _check(row: Row) -> str:
     return {"ok": "OK", "NG": "NG", "n/a": "n/a", "error": "ERR"}[row.status]
 
@@ -170,6 +179,7 @@ def _columns(report: RunReport) -> list[str]:
         "zstd",
         "lz4",
         "alloc/op",
+        "stability",
         "check",
         "notes",
     ]
@@ -200,6 +210,7 @@ def _cells(row: Row, report: RunReport) -> list[str]:
         fmt_bytes(row.sizes.get("encoded")),
         *(fmt_bytes(row.sizes.get(c)) for c in CODECS),
         fmt_bytes(int(alloc)) if alloc is not None else "-",
+        _stability(row),
         _check(row),
         notes[:120],
     ]
@@ -242,6 +253,8 @@ def markdown(report: RunReport) -> str:
         f"{' (dirty)' if env.get('git_dirty') else ''}",
         "- times: per operation on the whole dataset, fast-mode median ±95% CI half-width (min);"
         " method in docs/method.md",
+        "- stability: share of samples outside the fast mode / interquartile spread inside it;"
+        " noop rows are the harness overhead",
         "",
     ]
     cols = _columns(report)
@@ -256,7 +269,43 @@ def markdown(report: RunReport) -> str:
             cells = [c.replace("|", "\\|") for c in _cells(row, report)]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
+    lines += overhead_markdown(report)
     return "\n".join(lines)
+
+
+def overhead(report: RunReport) -> list[tuple[str, str, Estimate | None, Estimate | None, int]]:
+    """(runner, dataset, noop encode, noop decode, messages) for every runner's noop row."""
+    out = []
+    for dataset, rows in report.tables.items():
+        for row in rows:
+            if row.serializer == "noop" and row.ops:
+                msgs = (
+                    next(iter(row.ops.values())).headline_ns
+                    / next(iter(row.ops.values())).per_message_ns
+                )
+                out.append(
+                    (row.runner, dataset, row.ops.get("encode"), row.ops.get("decode"), round(msgs))
+                )
+    return sorted(out, key=lambda t: (t[0], t[1]))
+
+
+def overhead_markdown(report: RunReport) -> list[str]:
+    rows = overhead(report)
+    if not rows:
+        return []
+    lines = [
+        "## Harness overhead (the noop serializer through the same loop)",
+        "",
+        "| runner | dataset | encode | decode | per message (encode / decode) |",
+        "|---|---|---|---|---|",
+    ]
+    for runner, dataset, enc, dec, msgs in rows:
+        per = " / ".join(fmt_ns(e.per_message_ns) if e else "-" for e in (enc, dec))
+        lines.append(
+            f"| {runner} | {dataset} | {fmt_est(enc)} | {fmt_est(dec)} | "
+            f"{per if msgs > 1 else '-'} |"
+        )
+    return [*lines, ""]
 
 
 def as_json(report: RunReport) -> str:
