@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Cross-check the serbench C++ runner's timing against Google Benchmark.
+
+Both tools time the very same operation bodies (src/harness/cell.h) on the same cells, run
+ALTERNATELY in one session (round r: gbench then runner, round r+1: runner then gbench).
+From each tool's raw per-sample times (Google Benchmark: one per repetition, from
+--benchmark_repetitions with --benchmark_report_aggregates_only=false and JSON output;
+serbench: wall_ns[k] / iterations) the same estimators are computed over the pooled
+samples: minimum and median. Prints serbench/native ratios.
+
+Run from runners/cpp after building (cmake --build build):
+    ../../.venv/bin/python bench/compare.py [--scale quick] [--rounds 4] [--samples 25]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CPP = HERE.parent
+ROOT = CPP.parent.parent
+CELLS = [
+    ("protobuf", "pb-vs-msgpack-test1", "decode"),
+    ("msgpack-zerocopy", "pb-vs-msgpack-test3", "decode"),
+    ("msgpack", "log-records", "decode"),
+    ("protobuf", "log-records", "encode"),
+]
+
+
+def data_paths(scale: str) -> dict[str, str]:
+    out = subprocess.run(
+        [sys.executable, "-m", "serbench.datasets", scale],
+        cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True, check=True,
+    ).stdout
+    paths = {}
+    for line in out.split():
+        name = Path(line).name.split(".")[0]
+        paths[name] = line
+    return paths
+
+
+def run_gbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[tuple, list[float]]:
+    args = [str(CPP / "build" / "serbench-cpp-gbench")]
+    args += [f"--cell={s}:{d}:{o}:{paths[d]}" for s, d, o in CELLS]
+    args += [
+        f"--benchmark_repetitions={samples}",
+        "--benchmark_report_aggregates_only=false",
+        "--benchmark_display_aggregates_only=false",
+        "--benchmark_format=json",
+        f"--benchmark_min_time={sample_s}",
+    ]
+    doc = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+    scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+    got: dict[tuple, list[float]] = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") != "iteration":
+            continue
+        key = tuple(b["run_name"].split("/")[:3])
+        got.setdefault(key, []).append(b["real_time"] * scale[b["time_unit"]])
+    return got
+
+
+def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[tuple, list[float]]:
+    req = {
+        "protocol": 1,
+        "cells": [{"serializer": s, "dataset": d, "data": paths[d], "operations": [o]} for s, d, o in CELLS],
+        "timing": {
+            "min_sample_ns": int(sample_s * 1e9), "min_samples": samples, "max_samples": samples,
+            "max_measure_ns": 10**12, "warmup_window": 5, "warmup_tolerance": 0.05,
+            "warmup_max_ns": 300_000_000, "peak_alloc": False,
+        },
+    }
+    proc = subprocess.run([str(CPP / "build" / "serbench-cpp-runner"), "run"], input=json.dumps(req),
+                          capture_output=True, text=True, check=True)
+    got: dict[tuple, list[float]] = {}
+    for line in proc.stdout.splitlines():
+        e = json.loads(line)
+        if e.get("event") == "result" and e["status"] == "ok":
+            t = e["timing"]
+            got.setdefault((e["serializer"], e["dataset"], e["operation"]), []).extend(
+                w / t["iterations"] for w in t["wall_ns"])
+    return got
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scale", default="quick", choices=["quick", "full"])
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--samples", type=int, default=25, help="samples (repetitions) per cell per round")
+    ap.add_argument("--sample-ms", type=float, default=10.0, help="target duration of one sample")
+    a = ap.parse_args()
+    paths = data_paths(a.scale)
+    native: dict[tuple, list[float]] = {}
+    ours: dict[tuple, list[float]] = {}
+    for r in range(a.rounds):
+        order = [("gbench", run_gbench), ("serbench", run_serbench)]
+        if r % 2:
+            order.reverse()
+        for name, fn in order:
+            got = fn(paths, a.samples, a.sample_ms / 1000)
+            target = native if name == "gbench" else ours
+            for k, v in got.items():
+                target.setdefault(k, []).extend(v)
+            print(f"round {r + 1}: {name} done", file=sys.stderr)
+    print(f"{'cell':50} {'gbench min':>12} {'serbench min':>12} {'ratio':>6}   "
+          f"{'gbench med':>12} {'serbench med':>12} {'ratio':>6}")
+    worst = 0.0
+    for key in CELLS:
+        g, s = native.get(key), ours.get(key)
+        if not g or not s:
+            print(f"{'/'.join(key):50} missing samples")
+            continue
+        rmin = min(s) / min(g)
+        rmed = statistics.median(s) / statistics.median(g)
+        worst = max(worst, abs(rmin - 1), abs(rmed - 1))
+        print(f"{'/'.join(key):50} {min(g):12.0f} {min(s):12.0f} {rmin:6.3f}   "
+              f"{statistics.median(g):12.0f} {statistics.median(s):12.0f} {rmed:6.3f}")
+    print(f"(ns per operation; samples per tool and cell: {a.rounds * a.samples}; "
+          f"largest deviation from 1: {worst:.1%})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
