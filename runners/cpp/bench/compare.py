@@ -9,7 +9,7 @@ serbench: wall_ns[k] / iterations) the same estimators are computed over the poo
 samples: minimum and median. Prints serbench/native ratios.
 
 Run from runners/cpp after building (cmake --build build):
-    ../../.venv/bin/python bench/compare.py [--scale quick] [--rounds 4] [--samples 25]
+    ../../.venv/bin/python bench/compare.py [--scale quick] [--rounds 12] [--samples 10]
 """
 
 from __future__ import annotations
@@ -90,25 +90,31 @@ def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[t
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scale", default="quick", choices=["quick", "full"])
-    ap.add_argument("--rounds", type=int, default=4)
-    ap.add_argument("--samples", type=int, default=25, help="samples (repetitions) per cell per round")
+    ap.add_argument("--rounds", type=int, default=12)
+    ap.add_argument("--samples", type=int, default=10, help="samples (repetitions) per cell per round")
     ap.add_argument("--sample-ms", type=float, default=10.0, help="target duration of one sample")
     a = ap.parse_args()
     paths = data_paths(a.scale)
     native: dict[tuple, list[float]] = {}
     ours: dict[tuple, list[float]] = {}
+    per_round: dict[tuple, list[float]] = {}  # min ratio of each round
     for r in range(a.rounds):
         order = [("gbench", run_gbench), ("serbench", run_serbench)]
         if r % 2:
             order.reverse()
+        this: dict[str, dict[tuple, list[float]]] = {}
         for name, fn in order:
             got = fn(paths, a.samples, a.sample_ms / 1000)
+            this[name] = got
             target = native if name == "gbench" else ours
             for k, v in got.items():
                 target.setdefault(k, []).extend(v)
+        for k in CELLS:
+            if this["gbench"].get(k) and this["serbench"].get(k):
+                per_round.setdefault(k, []).append(min(this["serbench"][k]) / min(this["gbench"][k]))
             print(f"round {r + 1}: {name} done", file=sys.stderr)
     print(f"{'cell':50} {'gbench min':>12} {'serbench min':>12} {'ratio':>6}   "
-          f"{'gbench med':>12} {'serbench med':>12} {'ratio':>6}")
+          f"{'gbench med':>12} {'serbench med':>12} {'ratio':>6}   {'per-round min ratio, median':>27}")
     worst = 0.0
     for key in CELLS:
         g, s = native.get(key), ours.get(key)
@@ -119,7 +125,8 @@ def main() -> int:
         rmed = statistics.median(s) / statistics.median(g)
         worst = max(worst, abs(rmin - 1), abs(rmed - 1))
         print(f"{'/'.join(key):50} {min(g):12.0f} {min(s):12.0f} {rmin:6.3f}   "
-              f"{statistics.median(g):12.0f} {statistics.median(s):12.0f} {rmed:6.3f}")
+              f"{statistics.median(g):12.0f} {statistics.median(s):12.0f} {rmed:6.3f}   "
+              f"{statistics.median(per_round[key]):27.3f}")
     print(f"(ns per operation; samples per tool and cell: {a.rounds * a.samples}; "
           f"largest deviation from 1: {worst:.1%})")
     return 0
