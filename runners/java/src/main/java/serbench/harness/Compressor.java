@@ -3,13 +3,15 @@ package serbench.harness;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
-import net.jpountz.lz4.LZ4FrameInputStream;
-import net.jpountz.lz4.LZ4FrameOutputStream;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4SafeDecompressor;
+import net.jpountz.xxhash.XXHash32;
+import net.jpountz.xxhash.XXHashFactory;
 
 /**
  * The general-purpose codecs of protocol section 3: zlib level 6 (java.util.zip), zstd level 3
@@ -121,28 +123,108 @@ public abstract class Compressor {
     }
   }
 
-  /** LZ4 frame format (lz4-java streams), default level. */
+  /**
+   * LZ4 frame format (lz4-java's block codec at its default level, framed here so that buffers
+   * are reused: independent blocks of up to 4 MiB, content size in the header, no checksums).
+   */
   public static final class Lz4 extends Compressor {
-    private final byte[] chunk = new byte[65536];
+    private static final int MAGIC = 0x184D2204;
+    private static final int BLOCK = 4 << 20;
+    private final LZ4Compressor compressor = LZ4Factory.fastestInstance().fastCompressor();
+    private final LZ4SafeDecompressor decompressor =
+        LZ4Factory.fastestInstance().safeDecompressor();
+    private final XXHash32 xxhash = XXHashFactory.fastestInstance().hash32();
 
     @Override
     public String name() {
       return "lz4";
     }
 
+    private static void le32(Buf out, int v) {
+      out.write(v);
+      out.write(v >>> 8);
+      out.write(v >>> 16);
+      out.write(v >>> 24);
+    }
+
+    private static int le32(byte[] b, int p) {
+      return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | (b[p + 3] & 0xFF) << 24;
+    }
+
     @Override
-    public void compress(byte[] src, int off, int len, Buf out) throws IOException {
-      try (LZ4FrameOutputStream s = new LZ4FrameOutputStream(out)) {
-        s.write(src, off, len);
+    public void compress(byte[] src, int off, int len, Buf out) {
+      le32(out, MAGIC);
+      int desc = out.size();
+      out.write(0x68); // version 01, independent blocks, content size present
+      out.write(0x70); // 4 MiB blocks
+      long size = len;
+      for (int i = 0; i < 8; i++) {
+        out.write((int) (size >>> (8 * i)));
       }
+      out.write((xxhash.hash(out.array(), desc, 10, 0) >>> 8) & 0xFF);
+      for (int p = 0; p < len; p += BLOCK) {
+        int n = Math.min(BLOCK, len - p);
+        int bound = compressor.maxCompressedLength(n);
+        out.ensure(bound + 4);
+        int at = out.size();
+        out.advance(4);
+        int k = compressor.compress(src, off + p, n, out.array(), out.size(), bound);
+        if (k < n) {
+          out.advance(k);
+          byte[] a = out.array();
+          a[at] = (byte) k;
+          a[at + 1] = (byte) (k >>> 8);
+          a[at + 2] = (byte) (k >>> 16);
+          a[at + 3] = (byte) (k >>> 24);
+        } else {
+          out.setSize(at);
+          le32(out, n | 0x80000000);
+          out.write(src, off + p, n);
+        }
+      }
+      le32(out, 0);
     }
 
     @Override
     public void decompress(byte[] src, int off, int len, Buf out) throws IOException {
-      try (LZ4FrameInputStream s = new LZ4FrameInputStream(new ByteArrayInputStream(src, off, len))) {
-        int k;
-        while ((k = s.read(chunk)) > 0) {
-          out.write(chunk, 0, k);
+      int end = off + len;
+      if (len < 7 || le32(src, off) != MAGIC) {
+        throw new IOException("not an LZ4 frame");
+      }
+      int flg = src[off + 4] & 0xFF;
+      int p = off + 6;
+      if ((flg & 0x08) != 0) {
+        long size = 0;
+        for (int i = 0; i < 8; i++) {
+          size |= (long) (src[p + i] & 0xFF) << (8 * i);
+        }
+        out.ensure((int) size);
+        p += 8;
+      }
+      if ((flg & 0x01) != 0) {
+        p += 4;
+      }
+      p++; // header checksum
+      while (true) {
+        if (p + 4 > end) {
+          throw new IOException("truncated LZ4 frame");
+        }
+        int bs = le32(src, p);
+        p += 4;
+        if (bs == 0) {
+          break;
+        }
+        int n = bs & 0x7FFFFFFF;
+        if ((bs & 0x80000000) != 0) {
+          out.write(src, p, n);
+        } else {
+          out.ensure(BLOCK);
+          int k = decompressor.decompress(src, p, n, out.array(), out.size(), BLOCK);
+          out.advance(k);
+        }
+        p += n;
+        if ((flg & 0x10) != 0) {
+          p += 4;
         }
       }
     }
