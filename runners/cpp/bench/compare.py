@@ -4,9 +4,12 @@
 Both tools time the very same operation bodies (src/harness/cell.h) on the same cells, run
 ALTERNATELY in one session (round r: gbench then runner, round r+1: runner then gbench).
 From each tool's raw per-sample times (Google Benchmark: one per repetition, from
---benchmark_repetitions with --benchmark_report_aggregates_only=false and JSON output;
-serbench: wall_ns[k] / iterations) the same estimators are computed over the pooled
-samples: minimum and median. Prints serbench/native ratios.
+--benchmark_repetitions with --benchmark_report_aggregates_only=false and JSON output,
+real_time and cpu_time; serbench: wall_ns[k] / iterations and cpu_ns[k] / iterations) the
+same estimators are computed over the pooled samples: minimum and median. Prints
+serbench/native ratios, and the median over rounds of each round's ratio of minima
+(robust to the machine's slow phases, which move whole rounds). Google Benchmark gets a
+warm-up (--benchmark_min_warmup_time) like the runner's.
 
 Run from runners/cpp after building (cmake --build build):
     ../../.venv/bin/python bench/compare.py [--scale quick] [--rounds 12] [--samples 10]
@@ -30,6 +33,8 @@ CELLS = [
     ("msgpack", "log-records", "decode"),
     ("protobuf", "log-records", "encode"),
 ]
+# each cell twice: wall-clock time (the headline) and thread CPU time
+KEYS = [c + (clock,) for c in CELLS for clock in ("wall", "cpu")]
 
 
 def data_paths(scale: str) -> dict[str, str]:
@@ -53,6 +58,7 @@ def run_gbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[tup
         "--benchmark_display_aggregates_only=false",
         "--benchmark_format=json",
         f"--benchmark_min_time={sample_s}",
+        "--benchmark_min_warmup_time=0.1",
     ]
     doc = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
     scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -61,7 +67,9 @@ def run_gbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[tup
         if b.get("run_type") != "iteration":
             continue
         key = tuple(b["run_name"].split("/")[:3])
-        got.setdefault(key, []).append(b["real_time"] * scale[b["time_unit"]])
+        f = scale[b["time_unit"]]
+        got.setdefault(key + ("wall",), []).append(b["real_time"] * f)
+        got.setdefault(key + ("cpu",), []).append(b["cpu_time"] * f)
     return got
 
 
@@ -82,8 +90,9 @@ def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[t
         e = json.loads(line)
         if e.get("event") == "result" and e["status"] == "ok":
             t = e["timing"]
-            got.setdefault((e["serializer"], e["dataset"], e["operation"]), []).extend(
-                w / t["iterations"] for w in t["wall_ns"])
+            key = (e["serializer"], e["dataset"], e["operation"])
+            got.setdefault(key + ("wall",), []).extend(w / t["iterations"] for w in t["wall_ns"])
+            got.setdefault(key + ("cpu",), []).extend(c / t["iterations"] for c in t["cpu_ns"])
     return got
 
 
@@ -109,14 +118,14 @@ def main() -> int:
             target = native if name == "gbench" else ours
             for k, v in got.items():
                 target.setdefault(k, []).extend(v)
-        for k in CELLS:
+        for k in KEYS:
             if this["gbench"].get(k) and this["serbench"].get(k):
                 per_round.setdefault(k, []).append(min(this["serbench"][k]) / min(this["gbench"][k]))
             print(f"round {r + 1}: {name} done", file=sys.stderr)
-    print(f"{'cell':50} {'gbench min':>12} {'serbench min':>12} {'ratio':>6}   "
+    print(f"{'cell / clock':50} {'gbench min':>12} {'serbench min':>12} {'ratio':>6}   "
           f"{'gbench med':>12} {'serbench med':>12} {'ratio':>6}   {'per-round min ratio, median':>27}")
     worst = 0.0
-    for key in CELLS:
+    for key in KEYS:
         g, s = native.get(key), ours.get(key)
         if not g or not s:
             print(f"{'/'.join(key):50} missing samples")
