@@ -236,13 +236,13 @@ def run_cmd(
 @app.command("report")
 def report_cmd(
     run: Annotated[int | None, typer.Argument(help="run id (default: the latest)")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, md or json")] = "table",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, md, json or html")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
     db: DbOption = None,
 ) -> None:
     """Per dataset: times with 95% CI and minimum, bytes, compressed bytes, allocations, check."""
-    if fmt not in ("table", "md", "json"):
-        _fail(f"unknown format {fmt!r}; valid: table, md, json")
+    if fmt not in ("table", "md", "json", "html"):
+        _fail(f"unknown format {fmt!r}; valid: table, md, json, html")
     try:
         rep = report.build(_store(db), run)
     except LookupError as exc:
@@ -250,7 +250,12 @@ def report_cmd(
     if fmt == "table" and output is None:
         report.print_tables(rep, console)
         return
-    text = report.markdown(rep) if fmt == "md" else report.as_json(rep)
+    if fmt == "html":
+        from serbench import report_html
+
+        text = report_html.render(rep)
+    else:
+        text = report.markdown(rep) if fmt == "md" else report.as_json(rep)
     if output:
         output.write_text(text)
         console.print(f"written to {output}")

@@ -1,0 +1,82 @@
+"""Reports render every stored run: tables, Markdown, JSON, HTML and the reference view."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from serbench import orchestrate, reference, report, report_html
+from serbench.runners import PYTHON
+from serbench.store import Store
+
+
+@pytest.fixture(scope="module")
+def s1_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, int]:
+    store = Store(tmp_path_factory.mktemp("db") / "r.sqlite")
+    config = orchestrate.RunConfig.quick(datasets=["android-users"])
+    the_plan = orchestrate.plan(config, {"python": PYTHON})
+    run_id = store.new_run(orchestrate.config_json(config), {"cpu_model": "test"})
+    for name, d in the_plan.describes.items():
+        store.save_serializers(run_id, name, d)
+    orchestrate.execute(config, the_plan, store, run_id, lambda *_: None)
+    store.finish_run(run_id)
+    return store, run_id
+
+
+def test_tables_have_every_serializer_and_the_check(s1_run: tuple[Store, int]) -> None:
+    rep = report.build(*s1_run)
+    rows = {r.serializer: r for r in rep.tables["android-users"]}
+    assert {"noop", "protobuf", "msgpack-positional", "handwritten"} <= set(rows)
+    assert rows["protobuf"].sizes["encoded"] == 560 and rows["protobuf"].status == "ok"
+    assert rows["protobuf"].ops["encode"].headline_ns > 0
+    md = report.markdown(rep)
+    assert "| python/protobuf | protobuf" in md and "Harness overhead" in md
+    data = json.loads(report.as_json(rep))
+    ops = data["datasets"]["android-users"][0]["operations"]
+    assert {"headline_ns", "ci_low_ns", "min_ns", "p10_ns", "slow_fraction"} <= set(ops["encode"])
+    assert "<svg" in report_html.render(rep)
+
+
+def test_reference_marks_claims(s1_run: tuple[Store, int]) -> None:
+    rep = report.build(*s1_run)
+    verdicts = reference.check_claims("S1", rep)
+    sizes = [v for v in verdicts if "smaller" in v.claim]
+    assert sizes and sizes[0].measured == pytest.approx(560 / 383)
+    assert sizes[0].verdict == "holds"
+    assert all(v.verdict in ("holds", "direction only", "does not hold") for v in verdicts)
+    assert [label for _, label, _ in reference.measured_rows("S1", rep)][:2] == [
+        "Java Serializable",
+        "Parcelable (hand-written)",
+    ]
+
+
+def test_cli_report_formats_and_bad_input(s1_run: tuple[Store, int], tmp_path: Path) -> None:
+    store, run_id = s1_run
+    base = [sys.executable, "-m", "serbench"]
+    for fmt in ("md", "json", "html"):
+        out = tmp_path / f"r.{fmt}"
+        subprocess.run(
+            [*base, "report", str(run_id), "-f", fmt, "-o", str(out), "--db", str(store.path)],
+            check=True,
+            capture_output=True,
+        )
+        assert out.stat().st_size > 1000
+    bad = subprocess.run(
+        [*base, "report", "-f", "pdf", "--db", str(store.path)], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "valid: table, md, json, html" in bad.stderr
+    ref = subprocess.run(
+        [*base, "reference", "S1", "--db", str(store.path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "Protocol Buffers" in ref.stdout and "holds" in ref.stdout
+    bad = subprocess.run(
+        [*base, "run", "-d", "nope", "--db", str(store.path)], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "android-users" in bad.stderr
