@@ -103,6 +103,8 @@ def main() -> int:
     ap.add_argument("--samples", type=int, default=10, help="samples (repetitions) per cell per round")
     ap.add_argument("--sample-ms", type=float, default=10.0, help="target duration of one sample")
     a = ap.parse_args()
+    subprocess.run(["cmake", "--build", str(CPP / "build"), "--target", "serbench-cpp-runner",
+                    "serbench-cpp-gbench"], check=True, stdout=subprocess.DEVNULL)
     paths = data_paths(a.scale)
     native: dict[tuple, list[float]] = {}
     ours: dict[tuple, list[float]] = {}
