@@ -74,6 +74,16 @@ public final class Sampler {
     this.timing = timing;
   }
 
+  private static final java.lang.management.CompilationMXBean JIT =
+      ManagementFactory.getCompilationMXBean();
+
+  /** Total JIT compilation time so far, ms (0 when the JVM cannot tell). */
+  private static long jitMillis() {
+    return JIT != null && JIT.isCompilationTimeMonitoringSupported()
+        ? JIT.getTotalCompilationTime()
+        : 0;
+  }
+
   private static long gcCount() {
     long c = 0;
     for (GarbageCollectorMXBean b : GCS) {
@@ -126,74 +136,96 @@ public final class Sampler {
     return c.length % 2 == 1 ? c[m] : (c[m - 1] + c[m]) / 2;
   }
 
-  /** Calibrates and warms up one operation (sequentially, before round-robin measuring). */
-  private void warmUp(Op op, Samples s) throws Exception {
-    long start = System.nanoTime();
+  /** Step 1: doubles the batch until one batch lasts min_sample_ns; returns the batch size. */
+  private int calibrate(Op op, long deadline, int[] samples) throws Exception {
     int n = 1;
-    int samples = 0;
-    // 1. calibrate: double the batch until one batch lasts min_sample_ns
     while (true) {
       long w = sample(op, n, null);
-      samples++;
+      samples[0]++;
       if (w >= timing.minSampleNs || n >= (1 << 30)) {
-        break;
+        return n;
       }
-      if (System.nanoTime() - start > timing.warmupMaxNs && n > 1) {
-        break;
+      if (System.nanoTime() > deadline && n > 1) {
+        return n;
       }
       n *= 2;
     }
-    // 2. warm up until the median of the last window is within tolerance of the one before
+  }
+
+  /**
+   * Calibrates each operation, warms all of them up round-robin until every one is steady, then
+   * measures them round-robin. Steady (protocol section 7) is the window rule for each
+   * operation, plus, on the JVM, no JIT compilation during the last window: the window rule
+   * alone is fooled by the plateau of C1-compiled code before C2 is done.
+   */
+  public List<Samples> measure(List<Op> ops) throws Exception {
+    int m = ops.size();
+    List<Samples> out = new ArrayList<>();
+    long start = System.nanoTime();
+    long deadline = start + timing.warmupMaxNs;
+    int[] n = new int[m];
+    int[][] taken = new int[m][1];
+    for (int i = 0; i < m; i++) {
+      n[i] = calibrate(ops.get(i), deadline, taken[i]);
+      out.add(new Samples());
+    }
     int w = timing.warmupWindow;
-    double[] perOp = new double[64];
+    double[][] perOp = new double[m][64];
+    long[] jit = new long[64];
     int k = 0;
     boolean steady = false;
     while (true) {
-      long wall = sample(op, n, null);
-      samples++;
-      if (k == perOp.length) {
-        perOp = Arrays.copyOf(perOp, k * 2);
+      if (k == jit.length) {
+        jit = Arrays.copyOf(jit, k * 2);
+        for (int i = 0; i < m; i++) {
+          perOp[i] = Arrays.copyOf(perOp[i], k * 2);
+        }
       }
-      perOp[k++] = (double) wall / n;
-      if (k >= 2 * w) {
-        double last = median(perOp, k - w, k);
-        double before = median(perOp, k - 2 * w, k - w);
-        if (Math.abs(last - before) <= timing.warmupTolerance * before) {
+      for (int i = 0; i < m; i++) {
+        perOp[i][k] = (double) sample(ops.get(i), n[i], null) / n[i];
+        taken[i][0]++;
+      }
+      jit[k] = jitMillis();
+      k++;
+      if (k >= 2 * w && jit[k - 1] == jit[k - w]) {
+        boolean all = true;
+        for (int i = 0; i < m && all; i++) {
+          double last = median(perOp[i], k - w, k);
+          double before = median(perOp[i], k - 2 * w, k - w);
+          all = Math.abs(last - before) <= timing.warmupTolerance * before;
+        }
+        if (all) {
           steady = true;
           break;
         }
       }
-      if (System.nanoTime() - start > timing.warmupMaxNs) {
+      if (System.nanoTime() > deadline) {
         break;
       }
     }
-    // 3. the compiled code is faster than the calibrating one was: keep samples >= min_sample_ns
-    double recent = median(perOp, Math.max(0, k - w), k);
-    while (recent * n < timing.minSampleNs && n < (1 << 30)) {
-      n *= 2;
-    }
-    s.iterations = n;
-    s.warmupSamples = samples;
-    s.warmupWallNs = System.nanoTime() - start;
-    s.steady = steady;
-  }
-
-  /** Warms up each operation, then measures all of them round-robin. */
-  public List<Samples> measure(List<Op> ops) throws Exception {
-    List<Samples> out = new ArrayList<>();
-    for (Op op : ops) {
-      Samples s = new Samples();
-      warmUp(op, s);
-      out.add(s);
-    }
-    long start = System.nanoTime();
-    int taken = 0;
-    while (taken < timing.minSamples
-        || (taken < timing.maxSamples && System.nanoTime() - start < timing.maxMeasureNs)) {
-      for (int i = 0; i < ops.size(); i++) {
-        sample(ops.get(i), out.get(i).iterations, out.get(i));
+    // Compiled code is faster than the code that was calibrated: keep samples >= min_sample_ns.
+    for (int i = 0; i < m; i++) {
+      while (n[i] < (1 << 30) && sample(ops.get(i), n[i], null) < timing.minSampleNs) {
+        n[i] *= 2;
+        taken[i][0]++;
       }
-      taken++;
+    }
+    long warmupNs = System.nanoTime() - start;
+    for (int i = 0; i < m; i++) {
+      Samples s = out.get(i);
+      s.iterations = n[i];
+      s.warmupSamples = taken[i][0];
+      s.warmupWallNs = warmupNs;
+      s.steady = steady;
+    }
+    long measureStart = System.nanoTime();
+    int rounds = 0;
+    while (rounds < timing.minSamples
+        || (rounds < timing.maxSamples && System.nanoTime() - measureStart < timing.maxMeasureNs)) {
+      for (int i = 0; i < m; i++) {
+        sample(ops.get(i), n[i], out.get(i));
+      }
+      rounds++;
     }
     return out;
   }

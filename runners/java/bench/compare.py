@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Accuracy check of the serbench Java runner against JMH on the same cells.
+
+Runs JMH (target/serbench-jmh.jar, benchmark serbench.jmh.CellBench) and the serbench runner
+(target/serbench-runner.jar) ALTERNATELY in one session: for each round, for each cell, one JMH
+fork per operation and then one serbench process for the cell. Both tools time the same code
+(serbench.harness.Workload: one iteration = one encode or decode of the whole dataset) with
+samples of the same length (--sample-ms), and the SAME estimators are computed from both tools'
+raw samples:
+
+  JMH:      primaryMetric.rawData (ns/op of each measurement iteration; -rf json)
+  serbench: wall_ns[k] / iterations for each sample k
+
+Printed: minimum and median per tool and the serbench/JMH ratios, per round and pooled.
+
+Usage (from runners/java):
+  mvn -q -B -P jmh -DskipTests package
+  python3 bench/compare.py [--scale quick] [--rounds 3] [--samples 40] [--sample-ms 20]
+                           [--java /path/to/java]
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNNER_DIR = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(RUNNER_DIR))
+CELLS = [  # small, medium, large
+    ("protobuf", "android-users"),
+    ("protobuf", "click-maps"),
+    ("protobuf", "log-records"),
+]
+OPS = ["encode", "decode"]
+
+
+def data_file(scale: str, dataset: str) -> str:
+    found = glob.glob(os.path.join(REPO, ".serbench", "data", scale, f"{dataset}.*.json"))
+    if not found:
+        subprocess.run(
+            [os.path.join(REPO, ".venv", "bin", "python"), "-m", "serbench.datasets", scale],
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": os.path.join(REPO, "src")},
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        found = glob.glob(os.path.join(REPO, ".serbench", "data", scale, f"{dataset}.*.json"))
+    return max(found, key=os.path.getmtime)
+
+
+def run_jmh(java: str, ser: str, ds: str, path: str, op: str, a) -> list[float]:
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    cmd = [
+        java, "-jar", os.path.join(RUNNER_DIR, "target", "serbench-jmh.jar"),
+        f"serbench.jmh.CellBench.{op}$",
+        "-p", f"serializer={ser}", "-p", f"dataset={ds}", "-p", f"data={path}",
+        "-f", "1", "-wi", str(a.warmup_samples), "-w", f"{a.sample_ms}ms",
+        "-i", str(a.samples), "-r", f"{a.sample_ms}ms",
+        "-rf", "json", "-rff", out,
+    ]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(out) as f:
+        res = json.load(f)
+    os.unlink(out)
+    raw = res[0]["primaryMetric"]["rawData"]
+    return [v for fork in raw for v in fork]
+
+
+def run_serbench(java: str, ser: str, ds: str, path: str, a) -> dict[str, list[float]]:
+    ns = a.sample_ms * 1_000_000
+    req = {
+        "protocol": 1,
+        "cells": [{"serializer": ser, "dataset": ds, "data": path, "operations": OPS}],
+        "timing": {
+            "min_sample_ns": ns,
+            "min_samples": a.samples,
+            "max_samples": a.samples,
+            "max_measure_ns": 1,
+            "warmup_window": 5,
+            "warmup_tolerance": 0.05,
+            "warmup_max_ns": a.warmup_samples * ns,
+        },
+    }
+    p = subprocess.run(
+        [java, "-jar", os.path.join(RUNNER_DIR, "target", "serbench-runner.jar"), "run"],
+        input=json.dumps(req), capture_output=True, text=True, check=True,
+    )
+    out = {}
+    for line in p.stdout.splitlines():
+        e = json.loads(line)
+        if e.get("event") == "result":
+            if e["status"] != "ok":
+                raise SystemExit(f"serbench {ser}/{ds} {e['operation']}: {e['status']} {e['error']}")
+            t = e["timing"]
+            out[e["operation"]] = [w / t["iterations"] for w in t["wall_ns"]]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scale", default="quick")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--samples", type=int, default=40, help="measuring samples per tool and run")
+    ap.add_argument("--warmup-samples", type=int, default=100, help="JMH warm-up iterations; serbench gets the same time as its warm-up cap")
+    ap.add_argument("--sample-ms", type=int, default=20)
+    ap.add_argument("--java", default="java")
+    a = ap.parse_args()
+    jvm = subprocess.run([a.java, "-version"], capture_output=True, text=True).stderr.splitlines()
+    print(f"JVM: {' | '.join(jvm)}")
+    print(f"load average before: {os.getloadavg()} on {os.cpu_count()} CPUs")
+    print(f"rounds {a.rounds}, {a.samples} samples of {a.sample_ms} ms per tool, op and round; scale {a.scale}")
+    pooled: dict[tuple, dict[str, list[float]]] = {}
+    rows = []
+    for r in range(1, a.rounds + 1):
+        for ser, ds in CELLS:
+            path = data_file(a.scale, ds)
+            jmh = {op: run_jmh(a.java, ser, ds, path, op, a) for op in OPS}
+            sb = run_serbench(a.java, ser, ds, path, a)
+            for op in OPS:
+                key = (ser, ds, op)
+                pooled.setdefault(key, {"jmh": [], "serbench": []})
+                pooled[key]["jmh"] += jmh[op]
+                pooled[key]["serbench"] += sb[op]
+                rows.append((r, key, jmh[op], sb[op]))
+                print(
+                    f"round {r} {ser:9} {ds:14} {op:6}  min ratio {min(sb[op]) / min(jmh[op]):.3f}"
+                    f"  median ratio {statistics.median(sb[op]) / statistics.median(jmh[op]):.3f}",
+                    flush=True,
+                )
+    print()
+    print(f"{'cell':36} {'JMH min':>12} {'serbench min':>12} {'ratio':>6}   {'JMH median':>12} {'serbench med':>12} {'ratio':>6}")
+    worst = 0.0
+    for (ser, ds, op), v in pooled.items():
+        jm, sm = min(v["jmh"]), min(v["serbench"])
+        jd, sd = statistics.median(v["jmh"]), statistics.median(v["serbench"])
+        worst = max(worst, abs(sm / jm - 1), abs(sd / jd - 1))
+        print(
+            f"{ser + '/' + ds + ' ' + op:36} {jm:12.0f} {sm:12.0f} {sm / jm:6.3f}   {jd:12.0f} {sd:12.0f} {sd / jd:6.3f}"
+        )
+    print(f"\nload average after: {os.getloadavg()}")
+    print(f"largest deviation of a pooled ratio from 1: {worst * 100:.1f}% (goal: within 5%)")
+
+
+if __name__ == "__main__":
+    main()
