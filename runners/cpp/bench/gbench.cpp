@@ -29,13 +29,14 @@ void add_cell(const std::string& spec) {
   size_t a = spec.find(':'), b = spec.find(':', a + 1), c = spec.find(':', b + 1);
   if (a == std::string::npos || b == std::string::npos || c == std::string::npos)
     throw std::runtime_error("bad --cell " + spec);
-  std::string ser = spec.substr(0, a), ds = spec.substr(a + 1, b - a - 1), op = spec.substr(b + 1, c - b - 1),
-              path = spec.substr(c + 1);
+  std::string ser = spec.substr(0, a), ds = spec.substr(a + 1, b - a - 1),
+              op = spec.substr(b + 1, c - b - 1), path = spec.substr(c + 1);
   const SerializerEntry* e = nullptr;
   for (const auto& x : registry())
     if (x.meta.name == ser) e = &x;
   DatasetId id;
-  if (!e || !dataset_from_name(ds, id)) throw std::runtime_error("unknown serializer or dataset in " + spec);
+  if (!e || !dataset_from_name(ds, id))
+    throw std::runtime_error("unknown serializer or dataset in " + spec);
   dispatch_dataset(id, [&](auto d) {
     using T = dataset_t<decltype(d)::value>;
     auto h = std::make_unique<CellHolder<T>>();

@@ -17,7 +17,8 @@ void expect(bool ok, const std::string& what) {
 AndroidUsers s1() {
   AndroidUsers v;
   for (int i = 0; i < 30; ++i)
-    v.push_back({i, "user " + std::to_string(i), (i * 7) % 50, i % 3 ? Gender::Male : Gender::Female, i % 2 == 0});
+    v.push_back({i, "user " + std::to_string(i), (i * 7) % 50,
+                 i % 3 ? Gender::Male : Gender::Female, i % 2 == 0});
   return v;
 }
 Test3 t3() { return {std::string(8192, 'a')}; }
@@ -39,7 +40,11 @@ ClickMap clickmap() {
 LogRecords logs() {
   LogRecords v;
   for (int i = 1; i <= 50; ++i) {
-    TestClass t{"hoge" + std::to_string(i), i, Timestamp(std::chrono::milliseconds(944870400000LL + i * 86400000LL)), i % 2 == 0, {}};
+    TestClass t{"hoge" + std::to_string(i),
+                i,
+                Timestamp(std::chrono::milliseconds(944870400000LL + i * 86400000LL)),
+                i % 2 == 0,
+                {}};
     for (int k = 1; k <= 10; ++k) t.MyProperty5.push_back({std::to_string(k), std::to_string(i)});
     v.push_back(t);
   }
@@ -81,7 +86,8 @@ void roundtrip_all(DatasetId id, const T& v) {
       T got{};
       c.decode(b.data(), n, got);
       auto diff = first_difference(got, v, "");
-      expect(!diff, what + " round trip (" + std::to_string(n) + " B)" + (diff ? ": " + *diff : ""));
+      expect(!diff,
+             what + " round trip (" + std::to_string(n) + " B)" + (diff ? ": " + *diff : ""));
       uint64_t sink = 0;
       T scratch{};
       size_t used = c.decode_timed(b.data(), n, scratch, sink);
@@ -94,16 +100,25 @@ void roundtrip_all(DatasetId id, const T& v) {
 }  // namespace
 
 int main() {
-  expect(encoded_size("protobuf", DatasetId::AndroidUsers, s1(), false) == 560, "S1 protobuf 560 B");
+  expect(encoded_size("protobuf", DatasetId::AndroidUsers, s1(), false) == 560,
+         "S1 protobuf 560 B");
   expect(encoded_size("msgpack", DatasetId::AndroidUsers, s1(), false) == 383, "S1 msgpack 383 B");
-  expect(encoded_size("protobuf", DatasetId::Test1, Test1{1, 2}, true) == 5, "S2 Test1 protobuf 5 B/msg");
-  expect(encoded_size("msgpack", DatasetId::Test1, Test1{1, 2}, true) == 3, "S2 Test1 msgpack 3 B/msg");
-  expect(encoded_size("protobuf", DatasetId::Test2, Test2{-1, -2}, true) == 23, "S2 Test2 protobuf 23 B/msg");
-  expect(encoded_size("msgpack", DatasetId::Test2, Test2{-1, -2}, true) == 3, "S2 Test2 msgpack 3 B/msg");
-  expect(encoded_size("protobuf", DatasetId::Test3, t3(), true) == 8197, "S2 Test3 protobuf 8197 B/msg");
-  expect(encoded_size("msgpack", DatasetId::Test3, t3(), true) == 8195, "S2 Test3 msgpack 8195 B/msg");
-  expect(encoded_size("protobuf", DatasetId::Test4, t4(), true) == 8230, "S2 Test4 protobuf 8230 B/msg");
-  expect(encoded_size("msgpack", DatasetId::Test4, t4(), true) == 8202, "S2 Test4 msgpack 8202 B/msg");
+  expect(encoded_size("protobuf", DatasetId::Test1, Test1{1, 2}, true) == 5,
+         "S2 Test1 protobuf 5 B/msg");
+  expect(encoded_size("msgpack", DatasetId::Test1, Test1{1, 2}, true) == 3,
+         "S2 Test1 msgpack 3 B/msg");
+  expect(encoded_size("protobuf", DatasetId::Test2, Test2{-1, -2}, true) == 23,
+         "S2 Test2 protobuf 23 B/msg");
+  expect(encoded_size("msgpack", DatasetId::Test2, Test2{-1, -2}, true) == 3,
+         "S2 Test2 msgpack 3 B/msg");
+  expect(encoded_size("protobuf", DatasetId::Test3, t3(), true) == 8197,
+         "S2 Test3 protobuf 8197 B/msg");
+  expect(encoded_size("msgpack", DatasetId::Test3, t3(), true) == 8195,
+         "S2 Test3 msgpack 8195 B/msg");
+  expect(encoded_size("protobuf", DatasetId::Test4, t4(), true) == 8230,
+         "S2 Test4 protobuf 8230 B/msg");
+  expect(encoded_size("msgpack", DatasetId::Test4, t4(), true) == 8202,
+         "S2 Test4 msgpack 8202 B/msg");
 
   roundtrip_all(DatasetId::AndroidUsers, s1());
   roundtrip_all(DatasetId::Test1, Test1{1, 2});

@@ -152,8 +152,8 @@ struct CellRunner {
   }
 
   // The body of one iteration of an operation.
-  std::function<void()> body(bool encode, const std::string& codec_name, Bytes& out,
-                             Bytes& input, std::unique_ptr<Compressor>& comp) {
+  std::function<void()> body(bool encode, const std::string& codec_name, Bytes& out, Bytes& input,
+                             std::unique_ptr<Compressor>& comp) {
     if (!codec_name.empty()) comp = make_compressor(codec_name);
     if (encode) {
       if (comp)

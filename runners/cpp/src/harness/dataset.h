@@ -89,7 +89,8 @@ std::optional<std::string> first_difference(const T& got, const T& want, const s
     if (got.size() != want.size())
       return path + ".length: " + std::to_string(got.size()) + " != " + std::to_string(want.size());
     for (size_t i = 0; i < got.size(); ++i)
-      if (auto d = first_difference(got[i], want[i], path + "[" + std::to_string(i) + "]")) return d;
+      if (auto d = first_difference(got[i], want[i], path + "[" + std::to_string(i) + "]"))
+        return d;
     return std::nullopt;
   } else if constexpr (is_map<T>::value) {
     for (const auto& [k, v] : want) {
@@ -104,7 +105,8 @@ std::optional<std::string> first_difference(const T& got, const T& want, const s
     std::optional<std::string> diff;
     std::apply(
         [&](auto... fd) {
-          ((diff = diff ? diff : first_difference(got.*(fd.ptr), want.*(fd.ptr), path + "." + fd.name)),
+          ((diff = diff ? diff
+                        : first_difference(got.*(fd.ptr), want.*(fd.ptr), path + "." + fd.name)),
            ...);
         },
         T::fields());

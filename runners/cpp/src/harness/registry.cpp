@@ -25,7 +25,7 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
         base = base ? base + 1 : path;
         for (const char* p : c->pre) {
           if (std::strncmp(base, p, std::strlen(p)) == 0) {
-            struct stat st {};
+            struct stat st{};
             if (stat(path, &st) == 0) c->total += st.st_size, c->found = true;
           }
         }
@@ -36,25 +36,25 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
   return ctx.total;
 }
 
-#define SB_LIBRARIES(X) \
-  X(reg_noop)           \
-  X(reg_memcpy)         \
-  X(reg_handwritten)    \
-  X(reg_msgpack)        \
-  X(reg_msgpack_zerocopy) \
-  X(reg_protobuf)         \
-  X(reg_nlohmann_json)    \
-  X(reg_rapidjson)        \
-  X(reg_simdjson_ondemand) \
-  X(reg_simdjson_dom)       \
-  X(reg_cereal)             \
+#define SB_LIBRARIES(X)      \
+  X(reg_noop)                \
+  X(reg_memcpy)              \
+  X(reg_handwritten)         \
+  X(reg_msgpack)             \
+  X(reg_msgpack_zerocopy)    \
+  X(reg_protobuf)            \
+  X(reg_nlohmann_json)       \
+  X(reg_rapidjson)           \
+  X(reg_simdjson_ondemand)   \
+  X(reg_simdjson_dom)        \
+  X(reg_cereal)              \
   X(reg_boost_serialization) \
   X(reg_libbson)             \
-  X(reg_flatbuffers)          \
-  X(reg_flatbuffers_lazy)     \
-  X(reg_capnproto)            \
-  X(reg_capnproto_lazy)       \
-  X(reg_thrift_compact)       \
+  X(reg_flatbuffers)         \
+  X(reg_flatbuffers_lazy)    \
+  X(reg_capnproto)           \
+  X(reg_capnproto_lazy)      \
+  X(reg_thrift_compact)      \
   X(reg_thrift_binary)
 
 #define SB_DECLARE(fn) SerializerEntry fn();

@@ -47,32 +47,34 @@ std::string runtime_details() {
 }
 
 void describe() {
-  json out = {{"protocol", 1},
-              {"runner", "cpp"},
-              {"language", "cpp"},
-              {"runtime", {{"name", "g++"}, {"version", __VERSION__}, {"details", runtime_details()}}}};
+  json out = {
+      {"protocol", 1},
+      {"runner", "cpp"},
+      {"language", "cpp"},
+      {"runtime", {{"name", "g++"}, {"version", __VERSION__}, {"details", runtime_details()}}}};
   json sers = json::array();
   for (const auto& e : registry()) {
     json ds = json::object();
     for (DatasetId id : kAllDatasets) {
       std::string r = e.reason(id);
-      ds[dataset_name(id)] = r.empty() ? json{{"applicable", true}}
-                                       : json{{"applicable", false}, {"reason", r}};
+      ds[dataset_name(id)] =
+          r.empty() ? json{{"applicable", true}} : json{{"applicable", false}, {"reason", r}};
     }
-    sers.push_back({{"name", e.meta.name},
-                    {"format", e.meta.format},
-                    {"library", e.meta.library},
-                    {"version", e.meta.version},
-                    {"labels", e.meta.labels},
-                    {"footprint_bytes", e.meta.footprint_bytes ? json(*e.meta.footprint_bytes) : json()},
-                    {"datasets", ds}});
+    sers.push_back(
+        {{"name", e.meta.name},
+         {"format", e.meta.format},
+         {"library", e.meta.library},
+         {"version", e.meta.version},
+         {"labels", e.meta.labels},
+         {"footprint_bytes", e.meta.footprint_bytes ? json(*e.meta.footprint_bytes) : json()},
+         {"datasets", ds}});
   }
   out["serializers"] = sers;
   emit(out);
 }
 
 json base_result(const std::string& ser, const std::string& ds, const std::string& op) {
-  return {{"event", "result"}, {"serializer", ser}, {"dataset", ds}, {"operation", op},
+  return {{"event", "result"}, {"serializer", ser}, {"dataset", ds},    {"operation", op},
           {"status", "ok"},    {"error", nullptr},  {"check", nullptr}, {"messages", nullptr},
           {"sizes", nullptr},  {"timing", nullptr}};
 }
@@ -96,21 +98,23 @@ bool parse_op(const std::string& op, bool& encode, std::string& codec) {
   if (op == "decode") return encode = false, true;
   if (op.rfind("encode+", 0) == 0) return encode = true, codec = op.substr(7), true;
   auto p = op.find("+decode");
-  if (p != std::string::npos && p + 7 == op.size()) return encode = false, codec = op.substr(0, p), true;
+  if (p != std::string::npos && p + 7 == op.size())
+    return encode = false, codec = op.substr(0, p), true;
   return false;
 }
 
 json timing_json(const Samples& s) {
-  return {{"iterations", s.iterations},
-          {"wall_ns", s.wall},
-          {"cpu_ns", s.cpu},
-          {"alloc_bytes", s.alloc_bytes},
-          {"alloc_count", s.alloc_count},
-          {"gc_count", nullptr},
-          {"gc_ns", nullptr},
-          {"warmup", {{"samples", s.warmup_samples}, {"wall_ns", s.warmup_wall}, {"steady", s.steady}}},
-          {"peak_alloc_bytes", s.peak_alloc >= 0 ? json(s.peak_alloc) : json()},
-          {"clock", {{"wall", "CLOCK_MONOTONIC"}, {"cpu", "CLOCK_THREAD_CPUTIME_ID"}}}};
+  return {
+      {"iterations", s.iterations},
+      {"wall_ns", s.wall},
+      {"cpu_ns", s.cpu},
+      {"alloc_bytes", s.alloc_bytes},
+      {"alloc_count", s.alloc_count},
+      {"gc_count", nullptr},
+      {"gc_ns", nullptr},
+      {"warmup", {{"samples", s.warmup_samples}, {"wall_ns", s.warmup_wall}, {"steady", s.steady}}},
+      {"peak_alloc_bytes", s.peak_alloc >= 0 ? json(s.peak_alloc) : json()},
+      {"clock", {{"wall", "CLOCK_MONOTONIC"}, {"cpu", "CLOCK_THREAD_CPUTIME_ID"}}}};
 }
 
 std::string names_list(const std::vector<std::string>& v) {
@@ -124,7 +128,8 @@ void run_typed(const SerializerEntry& e, DatasetId id, const Cell& cell, const T
                const std::string& dump_dir, std::set<std::string>& done) {
   auto fail_all = [&](const std::string& status, const std::string& code, const std::string& msg) {
     for (const auto& op : cell.operations)
-      if (!done.count(op)) emit(error_result(cell.serializer, cell.dataset, op, status, code, msg)), done.insert(op);
+      if (!done.count(op))
+        emit(error_result(cell.serializer, cell.dataset, op, status, code, msg)), done.insert(op);
   };
   std::string reason = e.reason(id);
   if (!reason.empty()) return fail_all("not_applicable", "not_applicable", reason);
@@ -135,8 +140,8 @@ void run_typed(const SerializerEntry& e, DatasetId id, const Cell& cell, const T
   CellRunner<T> r{*codec, {}, {}, {}, {}, {}, 0, 0};
   try {
     r.data = load_dataset<T>(cell.data);
-    r.check_items = cell.check_data == cell.data ? r.data.items
-                                                 : load_dataset<T>(cell.check_data).items;
+    r.check_items =
+        cell.check_data == cell.data ? r.data.items : load_dataset<T>(cell.check_data).items;
   } catch (const std::exception& ex) {
     return fail_all("error", "bad_data", std::string("cannot load dataset: ") + ex.what());
   }
@@ -159,7 +164,8 @@ void run_typed(const SerializerEntry& e, DatasetId id, const Cell& cell, const T
     return;
   }
   if (!dump_dir.empty()) {
-    std::ofstream f(dump_dir + "/cpp." + cell.serializer + "." + cell.dataset + ".bin", std::ios::binary);
+    std::ofstream f(dump_dir + "/cpp." + cell.serializer + "." + cell.dataset + ".bin",
+                    std::ios::binary);
     f.write(reinterpret_cast<const char*>(r.enc.data()), static_cast<std::streamsize>(r.enc_size));
   }
   json sizes = r.sizes();
@@ -177,8 +183,9 @@ void run_typed(const SerializerEntry& e, DatasetId id, const Cell& cell, const T
     bool enc;
     std::string cname;
     if (!parse_op(name, enc, cname)) {
-      emit(error_result(cell.serializer, cell.dataset, name, "unsupported", "unsupported",
-                        "unknown operation; valid: encode, decode, encode+c, c+decode for c in zlib, zstd, lz4"));
+      emit(error_result(
+          cell.serializer, cell.dataset, name, "unsupported", "unsupported",
+          "unknown operation; valid: encode, decode, encode+c, c+decode for c in zlib, zstd, lz4"));
       done.insert(name);
       continue;
     }
@@ -222,7 +229,8 @@ void run_cell(const Cell& cell, const TimingConfig& cfg, const std::string& dump
   std::set<std::string> done;
   auto fail_all = [&](const std::string& code, const std::string& msg) {
     for (const auto& op : cell.operations)
-      if (!done.count(op)) emit(error_result(cell.serializer, cell.dataset, op, "error", code, msg)), done.insert(op);
+      if (!done.count(op))
+        emit(error_result(cell.serializer, cell.dataset, op, "error", code, msg)), done.insert(op);
   };
   const SerializerEntry* entry = nullptr;
   std::vector<std::string> names;
@@ -231,12 +239,14 @@ void run_cell(const Cell& cell, const TimingConfig& cfg, const std::string& dump
     if (e.meta.name == cell.serializer) entry = &e;
   }
   if (!entry)
-    return fail_all("unknown_serializer", "unknown serializer '" + cell.serializer + "'; valid: " + names_list(names));
+    return fail_all("unknown_serializer",
+                    "unknown serializer '" + cell.serializer + "'; valid: " + names_list(names));
   DatasetId id;
   if (!dataset_from_name(cell.dataset, id)) {
     std::vector<std::string> ds;
     for (DatasetId d : kAllDatasets) ds.push_back(dataset_name(d));
-    return fail_all("unknown_dataset", "unknown dataset '" + cell.dataset + "'; valid: " + names_list(ds));
+    return fail_all("unknown_dataset",
+                    "unknown dataset '" + cell.dataset + "'; valid: " + names_list(ds));
   }
   try {
     dispatch_dataset(id, [&](auto d) {
@@ -247,8 +257,8 @@ void run_cell(const Cell& cell, const TimingConfig& cfg, const std::string& dump
   } catch (...) {
     fail_all("exception", "unknown exception");
   }
-  std::cerr << "serbench-cpp: " << cell.serializer << " " << cell.dataset
-            << " done; peak RSS " << peak_rss_kb() << " KiB\n";
+  std::cerr << "serbench-cpp: " << cell.serializer << " " << cell.dataset << " done; peak RSS "
+            << peak_rss_kb() << " KiB\n";
 }
 
 int run() {
@@ -260,14 +270,16 @@ int run() {
   std::string dump_dir;
   try {
     req = json::parse(ss.str());
-    if (!req.is_object() || req.value("protocol", 0) != 1) throw std::runtime_error("protocol must be 1");
+    if (!req.is_object() || req.value("protocol", 0) != 1)
+      throw std::runtime_error("protocol must be 1");
     for (const auto& c : req.at("cells")) {
       Cell cell;
       cell.serializer = c.at("serializer").get<std::string>();
       cell.dataset = c.at("dataset").get<std::string>();
       cell.data = c.value("data", std::string());
       cell.check_data = c.contains("check_data") && !c["check_data"].is_null()
-                            ? c["check_data"].get<std::string>() : cell.data;
+                            ? c["check_data"].get<std::string>()
+                            : cell.data;
       cell.operations = c.contains("operations") ? c["operations"].get<std::vector<std::string>>()
                                                  : std::vector<std::string>{"encode", "decode"};
       cells.push_back(cell);
@@ -283,7 +295,8 @@ int run() {
       cfg.warmup_max_ns = t.value("warmup_max_ns", cfg.warmup_max_ns);
       cfg.peak_alloc = t.value("peak_alloc", cfg.peak_alloc);
     }
-    if (req.contains("dump_dir") && req["dump_dir"].is_string()) dump_dir = req["dump_dir"].get<std::string>();
+    if (req.contains("dump_dir") && req["dump_dir"].is_string())
+      dump_dir = req["dump_dir"].get<std::string>();
   } catch (const std::exception& ex) {
     emit({{"event", "error"}, {"code", "bad_request"}, {"message", ex.what()}});
     return 2;

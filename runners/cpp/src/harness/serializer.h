@@ -102,9 +102,8 @@ template <class Impl, class T, class = void>
 struct has_encode : std::false_type {};
 template <class Impl, class T>
 struct has_encode<Impl, T,
-                  std::void_t<decltype(std::declval<Impl&>().encode(std::declval<const T&>(),
-                                                                     std::declval<Bytes&>()))>>
-    : std::true_type {};
+                  std::void_t<decltype(std::declval<Impl&>().encode(
+                      std::declval<const T&>(), std::declval<Bytes&>()))>> : std::true_type {};
 template <class Impl, class T, class = void>
 struct has_access : std::false_type {};
 template <class Impl, class T>
@@ -116,8 +115,8 @@ template <class Impl, class T, class = void>
 struct has_size : std::false_type {};
 template <class Impl, class T>
 struct has_size<Impl, T,
-                std::void_t<decltype(std::declval<Impl&>().encoded_size(
-                    std::declval<const T&>()))>> : std::true_type {};
+                std::void_t<decltype(std::declval<Impl&>().encoded_size(std::declval<const T&>()))>>
+    : std::true_type {};
 template <class Impl, class = void>
 struct has_self_delim : std::false_type {};
 template <class Impl>

@@ -16,16 +16,16 @@ namespace sb {
 template <class C, class M>
 struct Field {
   const char* name;
-  M C::*ptr;
+  M C::* ptr;
 };
 template <class C, class M>
-constexpr Field<C, M> field(const char* n, M C::*p) {
+constexpr Field<C, M> field(const char* n, M C::* p) {
   return {n, p};
 }
-#define SB_FIELDS(T, ...)                  \
-  static constexpr auto fields() {         \
-    using Self = T;                        \
-    return std::make_tuple(__VA_ARGS__);   \
+#define SB_FIELDS(T, ...)                \
+  static constexpr auto fields() {       \
+    using Self = T;                      \
+    return std::make_tuple(__VA_ARGS__); \
   }
 #define SB_F(name) ::sb::field(#name, &Self::name)
 
@@ -125,30 +125,53 @@ struct TestClass {
   Timestamp MyProperty3{};
   bool MyProperty4 = false;
   std::vector<Pair> MyProperty5;
-  SB_FIELDS(TestClass, SB_F(MyProperty1), SB_F(MyProperty2), SB_F(MyProperty3),
-            SB_F(MyProperty4), SB_F(MyProperty5))
+  SB_FIELDS(TestClass, SB_F(MyProperty1), SB_F(MyProperty2), SB_F(MyProperty3), SB_F(MyProperty4),
+            SB_F(MyProperty5))
 };
 using LogRecords = std::vector<TestClass>;
 
 // The datasets, in the order describe lists them.
 enum class DatasetId { AndroidUsers, Test1, Test2, Test3, Test4, OneMbDict, ClickMaps, LogRecords };
 inline constexpr DatasetId kAllDatasets[] = {
-    DatasetId::AndroidUsers, DatasetId::Test1,     DatasetId::Test2,
-    DatasetId::Test3,        DatasetId::Test4,     DatasetId::OneMbDict,
-    DatasetId::ClickMaps,    DatasetId::LogRecords};
+    DatasetId::AndroidUsers, DatasetId::Test1,     DatasetId::Test2,     DatasetId::Test3,
+    DatasetId::Test4,        DatasetId::OneMbDict, DatasetId::ClickMaps, DatasetId::LogRecords};
 const char* dataset_name(DatasetId id);
 bool dataset_from_name(const std::string& name, DatasetId& out);
 
 template <DatasetId D>
 struct DatasetType;
-template <> struct DatasetType<DatasetId::AndroidUsers> { using type = AndroidUsers; };
-template <> struct DatasetType<DatasetId::Test1> { using type = Test1; };
-template <> struct DatasetType<DatasetId::Test2> { using type = Test2; };
-template <> struct DatasetType<DatasetId::Test3> { using type = Test3; };
-template <> struct DatasetType<DatasetId::Test4> { using type = Test4; };
-template <> struct DatasetType<DatasetId::OneMbDict> { using type = Dict; };
-template <> struct DatasetType<DatasetId::ClickMaps> { using type = ClickMap; };
-template <> struct DatasetType<DatasetId::LogRecords> { using type = LogRecords; };
+template <>
+struct DatasetType<DatasetId::AndroidUsers> {
+  using type = AndroidUsers;
+};
+template <>
+struct DatasetType<DatasetId::Test1> {
+  using type = Test1;
+};
+template <>
+struct DatasetType<DatasetId::Test2> {
+  using type = Test2;
+};
+template <>
+struct DatasetType<DatasetId::Test3> {
+  using type = Test3;
+};
+template <>
+struct DatasetType<DatasetId::Test4> {
+  using type = Test4;
+};
+template <>
+struct DatasetType<DatasetId::OneMbDict> {
+  using type = Dict;
+};
+template <>
+struct DatasetType<DatasetId::ClickMaps> {
+  using type = ClickMap;
+};
+template <>
+struct DatasetType<DatasetId::LogRecords> {
+  using type = LogRecords;
+};
 template <DatasetId D>
 using dataset_t = typename DatasetType<D>::type;
 
@@ -156,10 +179,12 @@ using dataset_t = typename DatasetType<D>::type;
 template <class F>
 decltype(auto) dispatch_dataset(DatasetId id, F&& f) {
   switch (id) {
-#define SB_CASE(X) \
-  case DatasetId::X: return f(std::integral_constant<DatasetId, DatasetId::X>{});
-    SB_CASE(AndroidUsers) SB_CASE(Test1) SB_CASE(Test2) SB_CASE(Test3) SB_CASE(Test4)
-    SB_CASE(OneMbDict) SB_CASE(ClickMaps) SB_CASE(LogRecords)
+#define SB_CASE(X)   \
+  case DatasetId::X: \
+    return f(std::integral_constant<DatasetId, DatasetId::X>{});
+    SB_CASE(AndroidUsers)
+    SB_CASE(Test1) SB_CASE(Test2) SB_CASE(Test3) SB_CASE(Test4) SB_CASE(OneMbDict)
+        SB_CASE(ClickMaps) SB_CASE(LogRecords)
 #undef SB_CASE
   }
   return f(std::integral_constant<DatasetId, DatasetId::AndroidUsers>{});

@@ -6,7 +6,8 @@ namespace sb {
 namespace {
 
 // encode appends a buffer prepared before timing (8 zero bytes, as the Python runner's
-// noop); decode hands back the original object. Both run through the same loop, framing and sinks as real serializers.
+// noop); decode hands back the original object. Both run through the same loop, framing and sinks
+// as real serializers.
 template <class T>
 struct Noop final : Codec<T> {
   const std::vector<T>* items = nullptr;
@@ -74,10 +75,13 @@ std::unique_ptr<CodecBase> make(DatasetId id) {
 }  // namespace
 
 SerializerEntry reg_noop() {
-  return {{"noop", "none", "none", "1", {"baseline"}, 0}, make<Noop>, [](DatasetId) { return std::string(); }};
+  return {{"noop", "none", "none", "1", {"baseline"}, 0}, make<Noop>, [](DatasetId) {
+            return std::string();
+          }};
 }
 SerializerEntry reg_memcpy() {
   return {{"memcpy", "handwritten-binary", "libc memcpy", "1", {"baseline", "binary"}, 0},
-          make<Memcpy>, [](DatasetId) { return std::string(); }};
+          make<Memcpy>,
+          [](DatasetId) { return std::string(); }};
 }
 }  // namespace sb

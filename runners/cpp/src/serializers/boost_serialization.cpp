@@ -33,10 +33,10 @@ void serialize(Archive& ar, sb::Timestamp& t, unsigned version) {
 namespace sb {
 // One overload per record type (more specialised than Boost's own template), all from
 // the field lists.
-#define SB_BOOST_RECORD(T)                                          \
-  template <class Archive>                                          \
-  void serialize(Archive& ar, T& v, const unsigned) {               \
-    for_each_field(v, [&](const char*, auto& m) { ar & m; });       \
+#define SB_BOOST_RECORD(T)                                    \
+  template <class Archive>                                    \
+  void serialize(Archive& ar, T& v, const unsigned) {         \
+    for_each_field(v, [&](const char*, auto& m) { ar & m; }); \
   }
 SB_BOOST_RECORD(SampleData)
 SB_BOOST_RECORD(Test1)
@@ -77,8 +77,11 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_boost_serialization() {
-  return make_entry<Impl>({"boost-serialization", "boost-binary-archive", "Boost.Serialization (binary archive)",
-                           version(), {"binary", "schema-required", "copying-decode"},
+  return make_entry<Impl>({"boost-serialization",
+                           "boost-binary-archive",
+                           "Boost.Serialization (binary archive)",
+                           version(),
+                           {"binary", "schema-required", "copying-decode"},
                            lib_footprint({"libboost_serialization.so"})});
 }
 }  // namespace sb

@@ -25,7 +25,9 @@ namespace clr = serbench::capnp_gen::log_records;
 
 capnp::Text::Reader text(const std::string& s) { return capnp::Text::Reader(s.data(), s.size()); }
 std::string str(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
-uint64_t touch(capnp::Text::Reader t) { return t.size() + (t.size() ? static_cast<uint8_t>(t.cStr()[0]) : 0); }
+uint64_t touch(capnp::Text::Reader t) {
+  return t.size() + (t.size() ? static_cast<uint8_t>(t.cStr()[0]) : 0);
+}
 
 // ---- native -> builder
 void build(cau::SampleList::Builder m, const AndroidUsers& v) {
@@ -58,7 +60,8 @@ void build(ccm::ClickMap::Builder m, const ClickMap& v) {
     auto e = l[i++];
     e.setKey(text(k));
     auto b = e.initValue();
-    b.setX(c.x), b.setY(c.y), b.setCount(c.count), b.setLastClick(c.lastClick), b.setSelector(text(c.selector));
+    b.setX(c.x), b.setY(c.y), b.setCount(c.count), b.setLastClick(c.lastClick),
+        b.setSelector(text(c.selector));
   }
 }
 void build(clr::TestClassList::Builder m, const LogRecords& v) {
@@ -78,12 +81,15 @@ void build(clr::TestClassList::Builder m, const LogRecords& v) {
 void read(cau::SampleList::Reader m, AndroidUsers& v) {
   v.clear();
   for (auto d : m.getSampleData())
-    v.push_back({d.getId(), str(d.getName()), d.getAge(), static_cast<Gender>(d.getGender()), d.getIsMegane()});
+    v.push_back({d.getId(), str(d.getName()), d.getAge(), static_cast<Gender>(d.getGender()),
+                 d.getIsMegane()});
 }
 void read(cpv::Test1::Reader m, Test1& v) { v.a = m.getA(), v.b = m.getB(); }
 void read(cpv::Test2::Reader m, Test2& v) { v.a = m.getA(), v.b = m.getB(); }
 void read(cpv::Test3::Reader m, Test3& v) { v.s = str(m.getS()); }
-void read(cpv::Test4::Reader m, Test4& v) { read(m.getT1(), v.t1), read(m.getT2(), v.t2), read(m.getT3(), v.t3); }
+void read(cpv::Test4::Reader m, Test4& v) {
+  read(m.getT1(), v.t1), read(m.getT2(), v.t2), read(m.getT3(), v.t3);
+}
 void read(com::Dict::Reader m, Dict& v) {
   v.clear();
   for (auto e : m.getEntries()) v.emplace(str(e.getKey()), str(e.getValue()));
@@ -94,7 +100,8 @@ void read(ccm::ClickMap::Reader m, ClickMap& v) {
   v.clicks.clear();
   for (auto e : m.getClicks()) {
     auto c = e.getValue();
-    v.clicks.emplace(str(e.getKey()), Click{c.getX(), c.getY(), c.getCount(), c.getLastClick(), str(c.getSelector())});
+    v.clicks.emplace(str(e.getKey()), Click{c.getX(), c.getY(), c.getCount(), c.getLastClick(),
+                                            str(c.getSelector())});
   }
 }
 void read(clr::TestClassList::Reader m, LogRecords& v) {
@@ -112,7 +119,8 @@ void read(clr::TestClassList::Reader m, LogRecords& v) {
 uint64_t walk(cau::SampleList::Reader m) {
   uint64_t s = 0;
   for (auto d : m.getSampleData())
-    s += static_cast<uint64_t>(d.getId()) + touch(d.getName()) + d.getAge() + static_cast<uint64_t>(d.getGender()) + d.getIsMegane();
+    s += static_cast<uint64_t>(d.getId()) + touch(d.getName()) + d.getAge() +
+         static_cast<uint64_t>(d.getGender()) + d.getIsMegane();
   return s;
 }
 uint64_t walk(cpv::Test1::Reader m) { return m.getA() + m.getB(); }
@@ -129,28 +137,56 @@ uint64_t walk(ccm::ClickMap::Reader m) {
   s += static_cast<uint64_t>(m.getViewport().getWidth() + m.getViewport().getHeight());
   for (auto e : m.getClicks()) {
     auto c = e.getValue();
-    s += touch(e.getKey()) + static_cast<uint64_t>(c.getX() + c.getY() + c.getCount() + c.getLastClick()) + touch(c.getSelector());
+    s += touch(e.getKey()) +
+         static_cast<uint64_t>(c.getX() + c.getY() + c.getCount() + c.getLastClick()) +
+         touch(c.getSelector());
   }
   return s;
 }
 uint64_t walk(clr::TestClassList::Reader m) {
   uint64_t s = 0;
   for (auto t : m.getItems()) {
-    s += touch(t.getMyProperty1()) + static_cast<uint64_t>(t.getMyProperty2() + t.getMyProperty3()) + t.getMyProperty4();
+    s += touch(t.getMyProperty1()) +
+         static_cast<uint64_t>(t.getMyProperty2() + t.getMyProperty3()) + t.getMyProperty4();
     for (auto p : t.getMyProperty5()) s += touch(p.getKey()) + touch(p.getValue());
   }
   return s;
 }
 
-template <class T> struct CpOf;
-template <> struct CpOf<AndroidUsers> { using type = cau::SampleList; };
-template <> struct CpOf<Test1> { using type = cpv::Test1; };
-template <> struct CpOf<Test2> { using type = cpv::Test2; };
-template <> struct CpOf<Test3> { using type = cpv::Test3; };
-template <> struct CpOf<Test4> { using type = cpv::Test4; };
-template <> struct CpOf<Dict> { using type = com::Dict; };
-template <> struct CpOf<ClickMap> { using type = ccm::ClickMap; };
-template <> struct CpOf<LogRecords> { using type = clr::TestClassList; };
+template <class T>
+struct CpOf;
+template <>
+struct CpOf<AndroidUsers> {
+  using type = cau::SampleList;
+};
+template <>
+struct CpOf<Test1> {
+  using type = cpv::Test1;
+};
+template <>
+struct CpOf<Test2> {
+  using type = cpv::Test2;
+};
+template <>
+struct CpOf<Test3> {
+  using type = cpv::Test3;
+};
+template <>
+struct CpOf<Test4> {
+  using type = cpv::Test4;
+};
+template <>
+struct CpOf<Dict> {
+  using type = com::Dict;
+};
+template <>
+struct CpOf<ClickMap> {
+  using type = ccm::ClickMap;
+};
+template <>
+struct CpOf<LogRecords> {
+  using type = clr::TestClassList;
+};
 
 struct Out final : kj::OutputStream {
   Bytes* b;
@@ -180,7 +216,8 @@ struct Full {
     capnp::ReaderOptions opts;
     opts.traversalLimitInWords = ~uint64_t(0) >> 4;
     try {
-      capnp::FlatArrayMessageReader reader(kj::ArrayPtr<const capnp::word>(w, n / sizeof(capnp::word)), opts);
+      capnp::FlatArrayMessageReader reader(
+          kj::ArrayPtr<const capnp::word>(w, n / sizeof(capnp::word)), opts);
       f(reader.getRoot<typename CpOf<T>::type>());
     } catch (const kj::Exception& e) {
       throw DecodeError(std::string("capnp: ") + e.getDescription().cStr());
@@ -206,11 +243,18 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_capnproto() {
-  return make_entry<Full>({"capnproto", "capnproto", "Cap'n Proto (capnp C++)", version(),
-                           {"binary", "schema-required", "copying-decode"}, lib_footprint({"libcapnp-0", "libkj-0"})});
+  return make_entry<Full>({"capnproto",
+                           "capnproto",
+                           "Cap'n Proto (capnp C++)",
+                           version(),
+                           {"binary", "schema-required", "copying-decode"},
+                           lib_footprint({"libcapnp-0", "libkj-0"})});
 }
 SerializerEntry reg_capnproto_lazy() {
-  return make_entry<Lazy>({"capnproto-lazy", "capnproto", "Cap'n Proto (capnp C++)", version(),
+  return make_entry<Lazy>({"capnproto-lazy",
+                           "capnproto",
+                           "Cap'n Proto (capnp C++)",
+                           version(),
                            {"binary", "schema-required", "zero-copy-decode", "lazy-access"},
                            lib_footprint({"libcapnp-0", "libkj-0"})});
 }

@@ -48,7 +48,11 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_cereal() {
-  return make_entry<Impl>({"cereal", "cereal-binary", "cereal (BinaryArchive)", version(),
-                           {"binary", "schema-required", "copying-decode"}, std::nullopt});
+  return make_entry<Impl>({"cereal",
+                           "cereal-binary",
+                           "cereal (BinaryArchive)",
+                           version(),
+                           {"binary", "schema-required", "copying-decode"},
+                           std::nullopt});
 }
 }  // namespace sb

@@ -23,8 +23,12 @@ using FBB = flatbuffers::FlatBufferBuilder;
 template <class X>
 using Off = flatbuffers::Offset<X>;
 
-std::string_view sv(const flatbuffers::String* s) { return s ? s->string_view() : std::string_view(); }
-uint64_t touch(const flatbuffers::String* s) { return s ? s->size() + static_cast<uint8_t>(s->c_str()[0]) : 0; }
+std::string_view sv(const flatbuffers::String* s) {
+  return s ? s->string_view() : std::string_view();
+}
+uint64_t touch(const flatbuffers::String* s) {
+  return s ? s->size() + static_cast<uint8_t>(s->c_str()[0]) : 0;
+}
 template <class V, class F>
 void each(const V* v, F&& f) {
   if (v)
@@ -38,9 +42,10 @@ auto vec(FBB& b, const V& v, F&& f) {
 // ---- native -> FlatBuffers (returns the root offset)
 Off<fau::SampleList> build(FBB& b, const AndroidUsers& v) {
   return fau::CreateSampleList(b, vec<fau::SampleData>(b, v, [&](const SampleData& s) {
-    return fau::CreateSampleData(b, s.id, b.CreateString(s.name), s.age,
-                                 static_cast<fau::Gender>(s.gender), s.isMegane);
-  }));
+                                 return fau::CreateSampleData(
+                                     b, s.id, b.CreateString(s.name), s.age,
+                                     static_cast<fau::Gender>(s.gender), s.isMegane);
+                               }));
 }
 Off<fpv::Test1> build(FBB& b, const Test1& v) { return fpv::CreateTest1(b, v.a, v.b); }
 Off<fpv::Test2> build(FBB& b, const Test2& v) { return fpv::CreateTest2(b, v.a, v.b); }
@@ -54,7 +59,8 @@ Off<fpv::Test4> build(FBB& b, const Test4& v) {
 Off<fom::Dict> build(FBB& b, const Dict& v) {
   std::vector<Off<fom::Entry>> e;
   e.reserve(v.size());
-  for (const auto& [k, x] : v) e.push_back(fom::CreateEntry(b, b.CreateString(k), b.CreateString(x)));
+  for (const auto& [k, x] : v)
+    e.push_back(fom::CreateEntry(b, b.CreateString(k), b.CreateString(x)));
   return fom::CreateDict(b, b.CreateVector(e));
 }
 Off<fcm::ClickMap> build(FBB& b, const ClickMap& v) {
@@ -63,7 +69,8 @@ Off<fcm::ClickMap> build(FBB& b, const ClickMap& v) {
   for (const auto& [k, c] : v.clicks) {
     auto key = b.CreateString(k);
     auto sel = b.CreateString(c.selector);
-    e.push_back(fcm::CreateClicksEntry(b, key, fcm::CreateClick(b, c.x, c.y, c.count, c.lastClick, sel)));
+    e.push_back(
+        fcm::CreateClicksEntry(b, key, fcm::CreateClick(b, c.x, c.y, c.count, c.lastClick, sel)));
   }
   auto url = b.CreateString(v.url);
   auto day = b.CreateString(v.day);
@@ -71,22 +78,24 @@ Off<fcm::ClickMap> build(FBB& b, const ClickMap& v) {
   return fcm::CreateClickMap(b, url, day, vp, b.CreateVector(e));
 }
 Off<flr::TestClassList> build(FBB& b, const LogRecords& v) {
-  return flr::CreateTestClassList(b, vec<flr::TestClass>(b, v, [&](const TestClass& t) {
-    auto p1 = b.CreateString(t.MyProperty1);
-    auto p5 = vec<flr::Pair>(b, t.MyProperty5, [&](const Pair& p) {
-      auto k = b.CreateString(p.key);
-      return flr::CreatePair(b, k, b.CreateString(p.value));
-    });
-    return flr::CreateTestClass(b, p1, t.MyProperty2, t.MyProperty3.time_since_epoch().count(),
-                                t.MyProperty4, p5);
-  }));
+  return flr::CreateTestClassList(
+      b, vec<flr::TestClass>(b, v, [&](const TestClass& t) {
+        auto p1 = b.CreateString(t.MyProperty1);
+        auto p5 = vec<flr::Pair>(b, t.MyProperty5, [&](const Pair& p) {
+          auto k = b.CreateString(p.key);
+          return flr::CreatePair(b, k, b.CreateString(p.value));
+        });
+        return flr::CreateTestClass(b, p1, t.MyProperty2, t.MyProperty3.time_since_epoch().count(),
+                                    t.MyProperty4, p5);
+      }));
 }
 
 // ---- FlatBuffers -> native
 void read(const fau::SampleList* m, AndroidUsers& v) {
   v.clear();
   each(m->sampleData(), [&](const fau::SampleData* d) {
-    v.push_back({d->id(), std::string(sv(d->name())), d->age(), static_cast<Gender>(d->gender()), d->isMegane()});
+    v.push_back({d->id(), std::string(sv(d->name())), d->age(), static_cast<Gender>(d->gender()),
+                 d->isMegane()});
   });
 }
 void read(const fpv::Test1* m, Test1& v) { v.a = m->a(), v.b = m->b(); }
@@ -107,7 +116,8 @@ void read(const fcm::ClickMap* m, ClickMap& v) {
   each(m->clicks(), [&](const fcm::ClicksEntry* e) {
     const auto* c = e->value();
     if (!c) throw DecodeError("flatbuffers: missing click");
-    v.clicks.emplace(sv(e->key()), Click{c->x(), c->y(), c->count(), c->lastClick(), std::string(sv(c->selector()))});
+    v.clicks.emplace(sv(e->key()), Click{c->x(), c->y(), c->count(), c->lastClick(),
+                                         std::string(sv(c->selector()))});
   });
 }
 void read(const flr::TestClassList* m, LogRecords& v) {
@@ -150,33 +160,62 @@ uint64_t walk(const fcm::ClickMap* m) {
   each(m->clicks(), [&](const fcm::ClicksEntry* e) {
     const auto* c = e->value();
     s += touch(e->key());
-    if (c) s += static_cast<uint64_t>(c->x() + c->y() + c->count() + c->lastClick()) + touch(c->selector());
+    if (c)
+      s += static_cast<uint64_t>(c->x() + c->y() + c->count() + c->lastClick()) +
+           touch(c->selector());
   });
   return s;
 }
 uint64_t walk(const flr::TestClassList* m) {
   uint64_t s = 0;
   each(m->items(), [&](const flr::TestClass* t) {
-    s += touch(t->MyProperty1()) + static_cast<uint64_t>(t->MyProperty2() + t->MyProperty3()) + t->MyProperty4();
+    s += touch(t->MyProperty1()) + static_cast<uint64_t>(t->MyProperty2() + t->MyProperty3()) +
+         t->MyProperty4();
     each(t->MyProperty5(), [&](const flr::Pair* p) { s += touch(p->key()) + touch(p->value()); });
   });
   return s;
 }
 
-template <class T> struct FbOf;
-template <> struct FbOf<AndroidUsers> { using type = fau::SampleList; };
-template <> struct FbOf<Test1> { using type = fpv::Test1; };
-template <> struct FbOf<Test2> { using type = fpv::Test2; };
-template <> struct FbOf<Test3> { using type = fpv::Test3; };
-template <> struct FbOf<Test4> { using type = fpv::Test4; };
-template <> struct FbOf<Dict> { using type = fom::Dict; };
-template <> struct FbOf<ClickMap> { using type = fcm::ClickMap; };
-template <> struct FbOf<LogRecords> { using type = flr::TestClassList; };
+template <class T>
+struct FbOf;
+template <>
+struct FbOf<AndroidUsers> {
+  using type = fau::SampleList;
+};
+template <>
+struct FbOf<Test1> {
+  using type = fpv::Test1;
+};
+template <>
+struct FbOf<Test2> {
+  using type = fpv::Test2;
+};
+template <>
+struct FbOf<Test3> {
+  using type = fpv::Test3;
+};
+template <>
+struct FbOf<Test4> {
+  using type = fpv::Test4;
+};
+template <>
+struct FbOf<Dict> {
+  using type = fom::Dict;
+};
+template <>
+struct FbOf<ClickMap> {
+  using type = fcm::ClickMap;
+};
+template <>
+struct FbOf<LogRecords> {
+  using type = flr::TestClassList;
+};
 
 template <class T>
 const typename FbOf<T>::type* root(const uint8_t* p, size_t n) {
   flatbuffers::Verifier ver(p, n, 64, 100000000);
-  if (!ver.VerifyBuffer<typename FbOf<T>::type>(nullptr)) throw DecodeError("flatbuffers: verification failed");
+  if (!ver.VerifyBuffer<typename FbOf<T>::type>(nullptr))
+    throw DecodeError("flatbuffers: verification failed");
   return flatbuffers::GetRoot<typename FbOf<T>::type>(p);
 }
 
@@ -202,17 +241,26 @@ struct Lazy : Full {
   }
 };
 std::string version() {
-  return std::to_string(FLATBUFFERS_VERSION_MAJOR) + "." + std::to_string(FLATBUFFERS_VERSION_MINOR) + "." +
+  return std::to_string(FLATBUFFERS_VERSION_MAJOR) + "." +
+         std::to_string(FLATBUFFERS_VERSION_MINOR) + "." +
          std::to_string(FLATBUFFERS_VERSION_REVISION);
 }
 }  // namespace
 
 SerializerEntry reg_flatbuffers() {
-  return make_entry<Full>({"flatbuffers", "flatbuffers", "FlatBuffers (flatc C++)", version(),
-                           {"binary", "schema-required", "copying-decode"}, std::nullopt});
+  return make_entry<Full>({"flatbuffers",
+                           "flatbuffers",
+                           "FlatBuffers (flatc C++)",
+                           version(),
+                           {"binary", "schema-required", "copying-decode"},
+                           std::nullopt});
 }
 SerializerEntry reg_flatbuffers_lazy() {
-  return make_entry<Lazy>({"flatbuffers-lazy", "flatbuffers", "FlatBuffers (flatc C++)", version(),
-                           {"binary", "schema-required", "zero-copy-decode", "lazy-access"}, std::nullopt});
+  return make_entry<Lazy>({"flatbuffers-lazy",
+                           "flatbuffers",
+                           "FlatBuffers (flatc C++)",
+                           version(),
+                           {"binary", "schema-required", "zero-copy-decode", "lazy-access"},
+                           std::nullopt});
 }
 }  // namespace sb

@@ -52,7 +52,9 @@ void put(bson_t* d, const char* k, int kl, const T& v) {
   }
 }
 
-[[noreturn]] void bad(const char* what) { throw DecodeError(std::string("bson: expected ") + what); }
+[[noreturn]] void bad(const char* what) {
+  throw DecodeError(std::string("bson: expected ") + what);
+}
 
 template <class T>
 void get(bson_iter_t* it, T& v);
@@ -64,7 +66,8 @@ void get_body(bson_iter_t* child, T& v) {
     while (bson_iter_next(child)) get(child, v.emplace_back());
   } else if constexpr (is_map<T>::value) {
     v.clear();
-    while (bson_iter_next(child)) get(child, v[std::string(bson_iter_key(child), bson_iter_key_len(child))]);
+    while (bson_iter_next(child))
+      get(child, v[std::string(bson_iter_key(child), bson_iter_key_len(child))]);
   } else {
     bson_iter_t start = *child;
     for_each_field(v, [&](const char* name, auto& m) {
@@ -97,7 +100,8 @@ void get(bson_iter_t* it, T& v) {
     if (!BSON_ITER_HOLDS_DATE_TIME(it)) bad("date_time");
     v = Timestamp(std::chrono::milliseconds(bson_iter_date_time(it)));
   } else {
-    if (is_vector<T>::value ? !BSON_ITER_HOLDS_ARRAY(it) : !BSON_ITER_HOLDS_DOCUMENT(it)) bad("document");
+    if (is_vector<T>::value ? !BSON_ITER_HOLDS_ARRAY(it) : !BSON_ITER_HOLDS_DOCUMENT(it))
+      bad("document");
     bson_iter_t child;
     bson_iter_recurse(it, &child);
     get_body(&child, v);
@@ -135,7 +139,11 @@ struct Impl {
 }  // namespace
 
 SerializerEntry reg_libbson() {
-  return make_entry<Impl>({"libbson", "bson", "libbson", BSON_VERSION_S,
-                           {"binary", "schemaless", "copying-decode"}, lib_footprint({"libbson-1.0.so"})});
+  return make_entry<Impl>({"libbson",
+                           "bson",
+                           "libbson",
+                           BSON_VERSION_S,
+                           {"binary", "schemaless", "copying-decode"},
+                           lib_footprint({"libbson-1.0.so"})});
 }
 }  // namespace sb

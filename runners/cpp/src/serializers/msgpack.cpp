@@ -42,7 +42,9 @@ void pack(Packer& pk, const T& v) {
   }
 }
 
-[[noreturn]] void bad(const char* what) { throw DecodeError(std::string("msgpack: expected ") + what); }
+[[noreturn]] void bad(const char* what) {
+  throw DecodeError(std::string("msgpack: expected ") + what);
+}
 
 template <class T>
 void convert(const msgpack::object& o, T& v) {
@@ -128,9 +130,17 @@ struct ZeroCopy : Base {
 }  // namespace
 
 SB_REGISTER_FN(reg_msgpack, Copying,
-               {"msgpack", "msgpack", "msgpack-c (C++)", MSGPACK_VERSION,
-                {"binary", "schemaless", "copying-decode", "positional"}, std::nullopt})
+               {"msgpack",
+                "msgpack",
+                "msgpack-c (C++)",
+                MSGPACK_VERSION,
+                {"binary", "schemaless", "copying-decode", "positional"},
+                std::nullopt})
 SB_REGISTER_FN(reg_msgpack_zerocopy, ZeroCopy,
-               {"msgpack-zerocopy", "msgpack", "msgpack-c (C++)", MSGPACK_VERSION,
-                {"binary", "schemaless", "zero-copy-decode", "positional"}, std::nullopt})
+               {"msgpack-zerocopy",
+                "msgpack",
+                "msgpack-c (C++)",
+                MSGPACK_VERSION,
+                {"binary", "schemaless", "zero-copy-decode", "positional"},
+                std::nullopt})
 }  // namespace sb

@@ -44,13 +44,18 @@ struct Impl {
 };
 
 std::string version() {
-  return std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." + std::to_string(NLOHMANN_JSON_VERSION_MINOR) +
-         "." + std::to_string(NLOHMANN_JSON_VERSION_PATCH);
+  return std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
+         std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
+         std::to_string(NLOHMANN_JSON_VERSION_PATCH);
 }
 }  // namespace
 
 SerializerEntry reg_nlohmann_json() {
-  return make_entry<Impl>({"nlohmann-json", "json", "nlohmann/json", version(),
-                           {"text", "schemaless", "copying-decode"}, std::nullopt});
+  return make_entry<Impl>({"nlohmann-json",
+                           "json",
+                           "nlohmann/json",
+                           version(),
+                           {"text", "schemaless", "copying-decode"},
+                           std::nullopt});
 }
 }  // namespace sb

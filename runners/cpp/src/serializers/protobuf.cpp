@@ -112,15 +112,40 @@ void from_pb(const lr::TestClassList& m, LogRecords& v) {
   }
 }
 
-template <class T> struct PbOf;
-template <> struct PbOf<AndroidUsers> { using type = au::SampleList; };
-template <> struct PbOf<Test1> { using type = pv::Test1; };
-template <> struct PbOf<Test2> { using type = pv::Test2; };
-template <> struct PbOf<Test3> { using type = pv::Test3; };
-template <> struct PbOf<Test4> { using type = pv::Test4; };
-template <> struct PbOf<Dict> { using type = om::Dict; };
-template <> struct PbOf<ClickMap> { using type = cm::ClickMap; };
-template <> struct PbOf<LogRecords> { using type = lr::TestClassList; };
+template <class T>
+struct PbOf;
+template <>
+struct PbOf<AndroidUsers> {
+  using type = au::SampleList;
+};
+template <>
+struct PbOf<Test1> {
+  using type = pv::Test1;
+};
+template <>
+struct PbOf<Test2> {
+  using type = pv::Test2;
+};
+template <>
+struct PbOf<Test3> {
+  using type = pv::Test3;
+};
+template <>
+struct PbOf<Test4> {
+  using type = pv::Test4;
+};
+template <>
+struct PbOf<Dict> {
+  using type = om::Dict;
+};
+template <>
+struct PbOf<ClickMap> {
+  using type = cm::ClickMap;
+};
+template <>
+struct PbOf<LogRecords> {
+  using type = lr::TestClassList;
+};
 
 struct Impl {
   // One reusable message per type; `filled` remembers which native object it holds so
@@ -174,7 +199,11 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_protobuf() {
-  return make_entry<Impl>({"protobuf", "protobuf", "libprotobuf (protoc-generated C++)", version(),
-                           {"binary", "schema-required", "copying-decode"}, lib_footprint({"libprotobuf.so"})});
+  return make_entry<Impl>({"protobuf",
+                           "protobuf",
+                           "libprotobuf (protoc-generated C++)",
+                           version(),
+                           {"binary", "schema-required", "copying-decode"},
+                           lib_footprint({"libprotobuf.so"})});
 }
 }  // namespace sb

@@ -6,7 +6,9 @@
 namespace sb {
 namespace {
 
-[[noreturn]] void bad(const char* what) { throw DecodeError(std::string("rapidjson: expected ") + what); }
+[[noreturn]] void bad(const char* what) {
+  throw DecodeError(std::string("rapidjson: expected ") + what);
+}
 
 template <class T>
 void read(const rapidjson::Value& j, T& v) {
@@ -64,6 +66,10 @@ struct Impl {
 }  // namespace
 
 SB_REGISTER_FN(reg_rapidjson, Impl,
-               {"rapidjson", "json", "RapidJSON", RAPIDJSON_VERSION_STRING,
-                {"text", "schemaless", "copying-decode"}, std::nullopt})
+               {"rapidjson",
+                "json",
+                "RapidJSON",
+                RAPIDJSON_VERSION_STRING,
+                {"text", "schemaless", "copying-decode"},
+                std::nullopt})
 }  // namespace sb

@@ -79,7 +79,8 @@ struct OnDemand : Base {
   od::parser parser;
   template <class T>
   size_t decode(const uint8_t* p, size_t n, T& out) {
-    auto doc = parser.iterate(simdjson::padded_string_view(reinterpret_cast<const char*>(p), n, n + kPad));
+    auto doc =
+        parser.iterate(simdjson::padded_string_view(reinterpret_cast<const char*>(p), n, n + kPad));
     read_od(doc.get_value().value(), out);
     return n;
   }
@@ -95,9 +96,17 @@ struct Dom : Base {
 }  // namespace
 
 SB_REGISTER_FN(reg_simdjson_ondemand, OnDemand,
-               {"simdjson-ondemand", "json", "simdjson (On-Demand API)", SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
-                {"text", "schemaless", "copying-decode"}, lib_footprint({"libsimdjson.so"})})
+               {"simdjson-ondemand",
+                "json",
+                "simdjson (On-Demand API)",
+                SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
+                {"text", "schemaless", "copying-decode"},
+                lib_footprint({"libsimdjson.so"})})
 SB_REGISTER_FN(reg_simdjson_dom, Dom,
-               {"simdjson-dom", "json", "simdjson (DOM API)", SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
-                {"text", "schemaless", "copying-decode"}, lib_footprint({"libsimdjson.so"})})
+               {"simdjson-dom",
+                "json",
+                "simdjson (DOM API)",
+                SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
+                {"text", "schemaless", "copying-decode"},
+                lib_footprint({"libsimdjson.so"})})
 }  // namespace sb

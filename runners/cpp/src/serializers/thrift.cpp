@@ -31,7 +31,9 @@ void to_th(const AndroidUsers& v, th::SampleList& m) {
 void to_th(const Test1& v, th::Test1& m) { m.a = v.a, m.b = v.b; }
 void to_th(const Test2& v, th::Test2& m) { m.a = v.a, m.b = v.b; }
 void to_th(const Test3& v, th::Test3& m) { m.s = v.s; }
-void to_th(const Test4& v, th::Test4& m) { to_th(v.t1, m.t1), to_th(v.t2, m.t2), to_th(v.t3, m.t3); }
+void to_th(const Test4& v, th::Test4& m) {
+  to_th(v.t1, m.t1), to_th(v.t2, m.t2), to_th(v.t3, m.t3);
+}
 void to_th(const Dict& v, th::Dict& m) { m.entries = v; }
 void to_th(const ClickMap& v, th::ClickMap& m) {
   m.url = v.url, m.day = v.day;
@@ -63,15 +65,20 @@ void from_th(const th::SampleList& m, AndroidUsers& v) {
     v[i] = {d.id, d.name, d.age, static_cast<Gender>(d.gender), d.isMegane};
   }
 }
-void from_th(const th::Test1& m, Test1& v) { v.a = static_cast<uint32_t>(m.a), v.b = static_cast<uint32_t>(m.b); }
+void from_th(const th::Test1& m, Test1& v) {
+  v.a = static_cast<uint32_t>(m.a), v.b = static_cast<uint32_t>(m.b);
+}
 void from_th(const th::Test2& m, Test2& v) { v.a = m.a, v.b = m.b; }
 void from_th(const th::Test3& m, Test3& v) { v.s = m.s; }
-void from_th(const th::Test4& m, Test4& v) { from_th(m.t1, v.t1), from_th(m.t2, v.t2), from_th(m.t3, v.t3); }
+void from_th(const th::Test4& m, Test4& v) {
+  from_th(m.t1, v.t1), from_th(m.t2, v.t2), from_th(m.t3, v.t3);
+}
 void from_th(const th::Dict& m, Dict& v) { v = m.entries; }
 void from_th(const th::ClickMap& m, ClickMap& v) {
   v.url = m.url, v.day = m.day, v.viewport = {m.viewport.width, m.viewport.height};
   v.clicks.clear();
-  for (const auto& [k, c] : m.clicks) v.clicks.emplace(k, Click{c.x, c.y, c.count, c.lastClick, c.selector});
+  for (const auto& [k, c] : m.clicks)
+    v.clicks.emplace(k, Click{c.x, c.y, c.count, c.lastClick, c.selector});
 }
 void from_th(const th::TestClassList& m, LogRecords& v) {
   v.resize(m.items.size());
@@ -79,21 +86,48 @@ void from_th(const th::TestClassList& m, LogRecords& v) {
     const auto& t = m.items[i];
     auto& s = v[i];
     s.MyProperty1 = t.MyProperty1, s.MyProperty2 = t.MyProperty2;
-    s.MyProperty3 = Timestamp(std::chrono::milliseconds(t.MyProperty3)), s.MyProperty4 = t.MyProperty4;
+    s.MyProperty3 = Timestamp(std::chrono::milliseconds(t.MyProperty3)),
+    s.MyProperty4 = t.MyProperty4;
     s.MyProperty5.resize(t.MyProperty5.size());
-    for (size_t j = 0; j < t.MyProperty5.size(); ++j) s.MyProperty5[j] = {t.MyProperty5[j].key, t.MyProperty5[j].value};
+    for (size_t j = 0; j < t.MyProperty5.size(); ++j)
+      s.MyProperty5[j] = {t.MyProperty5[j].key, t.MyProperty5[j].value};
   }
 }
 
-template <class T> struct ThOf;
-template <> struct ThOf<AndroidUsers> { using type = th::SampleList; };
-template <> struct ThOf<Test1> { using type = th::Test1; };
-template <> struct ThOf<Test2> { using type = th::Test2; };
-template <> struct ThOf<Test3> { using type = th::Test3; };
-template <> struct ThOf<Test4> { using type = th::Test4; };
-template <> struct ThOf<Dict> { using type = th::Dict; };
-template <> struct ThOf<ClickMap> { using type = th::ClickMap; };
-template <> struct ThOf<LogRecords> { using type = th::TestClassList; };
+template <class T>
+struct ThOf;
+template <>
+struct ThOf<AndroidUsers> {
+  using type = th::SampleList;
+};
+template <>
+struct ThOf<Test1> {
+  using type = th::Test1;
+};
+template <>
+struct ThOf<Test2> {
+  using type = th::Test2;
+};
+template <>
+struct ThOf<Test3> {
+  using type = th::Test3;
+};
+template <>
+struct ThOf<Test4> {
+  using type = th::Test4;
+};
+template <>
+struct ThOf<Dict> {
+  using type = th::Dict;
+};
+template <>
+struct ThOf<ClickMap> {
+  using type = th::ClickMap;
+};
+template <>
+struct ThOf<LogRecords> {
+  using type = th::TestClassList;
+};
 
 template <class Protocol>
 struct Impl {
@@ -129,12 +163,20 @@ struct Impl {
 
 SerializerEntry reg_thrift_compact() {
   return make_entry<Impl<apache::thrift::protocol::TCompactProtocol>>(
-      {"thrift-compact", "thrift-compact", "Apache Thrift (C++, TCompactProtocol)", PACKAGE_VERSION,
-       {"binary", "schema-required", "copying-decode"}, lib_footprint({"libthrift-0"})});
+      {"thrift-compact",
+       "thrift-compact",
+       "Apache Thrift (C++, TCompactProtocol)",
+       PACKAGE_VERSION,
+       {"binary", "schema-required", "copying-decode"},
+       lib_footprint({"libthrift-0"})});
 }
 SerializerEntry reg_thrift_binary() {
   return make_entry<Impl<apache::thrift::protocol::TBinaryProtocol>>(
-      {"thrift-binary", "thrift-binary", "Apache Thrift (C++, TBinaryProtocol)", PACKAGE_VERSION,
-       {"binary", "schema-required", "copying-decode"}, lib_footprint({"libthrift-0"})});
+      {"thrift-binary",
+       "thrift-binary",
+       "Apache Thrift (C++, TBinaryProtocol)",
+       PACKAGE_VERSION,
+       {"binary", "schema-required", "copying-decode"},
+       lib_footprint({"libthrift-0"})});
 }
 }  // namespace sb
