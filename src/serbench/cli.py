@@ -44,12 +44,12 @@ def _fail(message: str) -> None:
 
 @app.command("datasets")
 def datasets_cmd(
-    scale: Annotated[str, typer.Option(help="quick or full")] = "full",
+    scale: Annotated[str, typer.Option(help="quick, standard or full")] = "full",
     write: Annotated[bool, typer.Option(help="also write the canonical files")] = False,
 ) -> None:
     """The built-in datasets: messages, canonical size and sha256."""
-    if scale not in ("quick", "full"):
-        _fail(f"unknown scale {scale!r}; valid: quick, full")
+    if scale not in datasets.SCALES:
+        _fail(f"unknown scale {scale!r}; valid: {', '.join(datasets.SCALES)}")
     table = Table(
         "dataset",
         "scenario",
@@ -191,6 +191,10 @@ def run_cmd(
     codecs: Annotated[
         bool, typer.Option(help="add encode+c / c+decode for zlib, zstd, lz4")
     ] = False,
+    scale: Annotated[
+        str | None,
+        typer.Option(help="dataset sizes: quick, standard (default) or full (the seeds' sizes)"),
+    ] = None,
     quick: Annotated[
         bool, typer.Option(help="small datasets, short sampling, one process per runner x dataset")
     ] = False,
@@ -214,7 +218,13 @@ def run_cmd(
         config = orchestrate.RunConfig(**json.loads(row["config"]))
         console.print(f"resuming run {run_id}")
     else:
-        config = orchestrate.RunConfig.quick() if quick else orchestrate.RunConfig()
+        if quick and scale not in (None, "quick"):
+            _fail("--quick is --scale quick; give one of them")
+        chosen = "quick" if quick else (scale or "standard")
+        if chosen not in datasets.SCALES:
+            _fail(f"unknown scale {chosen!r}; valid: {', '.join(datasets.SCALES)}")
+        config = orchestrate.RunConfig.quick() if chosen == "quick" else orchestrate.RunConfig()
+        config.scale = chosen
         config.datasets = list(dataset or [])
         config.serializers = list(serializer or [])
         config.runners = list(runner or [])
@@ -267,7 +277,9 @@ def report_cmd(
 def reference_cmd(
     scenario: Annotated[str, typer.Argument(help="S1, S2, S3, S4 or S5")],
     run: Annotated[int | None, typer.Option("--run", help="use this run's results")] = None,
-    full: Annotated[bool, typer.Option(help="measure at full scale when a run is needed")] = False,
+    full: Annotated[
+        bool, typer.Option(help="measure at the seeds' sizes when a run is needed")
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """The seed's published table beside this machine's numbers, each claim checked."""
@@ -280,6 +292,7 @@ def reference_cmd(
     if run_id is None:
         console.print(f"no stored run covers {key}; measuring it now")
         config = orchestrate.RunConfig() if full else orchestrate.RunConfig.quick()
+        config.scale = "full" if full else "quick"
         config.datasets = list(pub.datasets)
         run_id = _run(config, store, None)
     rep = report.build(store, run_id)

@@ -43,7 +43,7 @@ FULL_TIMING = {
 
 @dataclass
 class RunConfig:
-    scale: str = "full"
+    scale: str = "standard"
     datasets: list[str] = field(default_factory=list)  # empty: all
     serializers: list[str] = field(default_factory=list)  # names or runner/name globs
     runners: list[str] = field(default_factory=list)

@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 from serbench.paths import DATASETS_DIR, data_dir
 
-Scale = Literal["quick", "full"]
+Scale = Literal["quick", "standard", "full"]
+SCALES: tuple[str, ...] = ("quick", "standard", "full")
 Framing = Literal["single", "stream"]
 FORMAT_VERSION = 1
 

@@ -4,6 +4,6 @@ import sys
 
 from serbench.datasets import DATASETS
 
-scale = sys.argv[1] if len(sys.argv) > 1 else "quick"
+scale = sys.argv[1] if len(sys.argv) > 1 else "quick"  # quick, standard or full
 for spec in DATASETS.values():
     print(spec.build(scale).path())  # type: ignore[arg-type]

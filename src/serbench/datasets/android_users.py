@@ -12,7 +12,7 @@ RECORDS = 30
 
 
 def generate(scale: Scale) -> tuple[list[Any], int]:
-    # The scenario is small already: quick and full use the same 30 records.
+    # The scenario is small already: every scale uses the same 30 records.
     rng = random.Random(SEED)
     records = []
     for i in range(RECORDS):

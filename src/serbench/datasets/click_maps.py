@@ -14,8 +14,7 @@ from typing import Any
 from serbench.datasets import DatasetSpec, Scale
 
 SEED = 20140915
-FULL_DOCUMENTS = 2_000
-QUICK_DOCUMENTS = 100
+DOCUMENTS = {"quick": 100, "standard": 1_000, "full": 2_000}
 MAX_CLICKS = 400
 BASE_DAY = date(2014, 3, 1)
 BASE_MS = 1_393_632_000_000  # 2014-03-01T00:00:00Z
@@ -67,7 +66,7 @@ def _document(rng: random.Random, index: int) -> dict[str, Any]:
 
 def generate(scale: Scale) -> tuple[list[Any], int]:
     rng = random.Random(SEED)
-    n = FULL_DOCUMENTS if scale == "full" else QUICK_DOCUMENTS
+    n = DOCUMENTS[scale]
     docs = [_document(rng, i) for i in range(n)]
     return docs, n
 

@@ -17,7 +17,7 @@ def _alphabet_run(length: int) -> str:
 
 
 def generate(scale: Scale) -> tuple[list[Any], int]:
-    # 1 MB is the point of the scenario, so --quick keeps it whole.
+    # 1 MB is the point of the scenario, so every scale keeps it whole.
     return [{key: _alphabet_run(n) for key, n in LENGTHS.items()}], 1
 
 

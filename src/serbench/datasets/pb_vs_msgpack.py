@@ -12,18 +12,18 @@ TEST2 = {"a": -1, "b": -2}
 TEST3 = {"s": "a" * 8192}
 TEST4 = {"t1": TEST1, "t2": TEST2, "t3": TEST3}
 
-# (message, N in the seed, N for --quick)
-MESSAGES: dict[str, tuple[dict[str, Any], int, int]] = {
-    "test1": (TEST1, 2**23, 2**12),
-    "test2": (TEST2, 2**23, 2**12),
-    "test3": (TEST3, 2**15, 2**8),
-    "test4": (TEST4, 2**15, 2**8),
+# message and N per scale; "full" is the seed's N
+MESSAGES: dict[str, tuple[dict[str, Any], dict[str, int]]] = {
+    "test1": (TEST1, {"quick": 2**12, "standard": 2**18, "full": 2**23}),
+    "test2": (TEST2, {"quick": 2**12, "standard": 2**18, "full": 2**23}),
+    "test3": (TEST3, {"quick": 2**8, "standard": 2**12, "full": 2**15}),
+    "test4": (TEST4, {"quick": 2**8, "standard": 2**12, "full": 2**15}),
 }
 
 
 def generate(test: str, scale: Scale) -> tuple[list[Any], int]:
-    message, full, quick = MESSAGES[test]
-    return [message], full if scale == "full" else quick
+    message, counts = MESSAGES[test]
+    return [message], counts[scale]
 
 
 SPECS = [

@@ -13,6 +13,7 @@ from serbench.runner_py.model import first_difference, load_messages
 from serbench.runner_py.serializers.base import Codec
 from serbench.runner_py.timing import Op, TimingConfig, measure
 
+PEAK_ALLOC_MAX_NS = 300_000_000
 OPERATIONS = ("encode", "decode") + tuple(
     op for c in COMPRESSORS for op in (f"encode+{c}", f"{c}+decode")
 )
@@ -134,11 +135,13 @@ def run_cell(
     if not ok:
         return common, {op: {"status": "check_failed"} for op in operations}
     ops = {name: operation(prepared, name, encoded) for name in operations}
-    peaks = {name: peak_alloc(op) if cfg.peak_alloc else None for name, op in ops.items()}
     samples = measure(ops, cfg)
     per_op = {}
     for name in operations:
         timing = samples[name].as_json()
-        timing["peak_alloc_bytes"] = peaks[name]
+        # tracemalloc slows Python several-fold: skip it where one operation takes seconds.
+        per_iteration = min(timing["wall_ns"]) / timing["iterations"]
+        affordable = cfg.peak_alloc and per_iteration < PEAK_ALLOC_MAX_NS
+        timing["peak_alloc_bytes"] = peak_alloc(ops[name]) if affordable else None
         per_op[name] = {"status": "ok", "timing": timing}
     return common, per_op
