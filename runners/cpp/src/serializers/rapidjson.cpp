@@ -1,6 +1,8 @@
 // RapidJSON: Writer for encode, Document (DOM) parse + copy into native structs for decode.
 #include <rapidjson/document.h>
 
+#include <memory>
+
 #include "json_writer.h"
 
 namespace sb {
@@ -49,17 +51,23 @@ void read(const rapidjson::Value& j, T& v) {
   }
 }
 
+// The Document and its memory pool are reused across decodes (RapidJSON's recommended
+// practice for repeated parsing): the pool's first 64 KiB chunk is ours and survives Clear().
 struct Impl {
+  std::unique_ptr<char[]> first = std::make_unique<char[]>(kChunk);
+  rapidjson::MemoryPoolAllocator<> pool{first.get(), kChunk};
+  rapidjson::Document doc{&pool};
+  static constexpr size_t kChunk = 1 << 16;
   template <class T>
   void encode(const T& v, Bytes& out) {
     rj::encode(v, out);
   }
   template <class T>
   size_t decode(const uint8_t* p, size_t n, T& out) {
-    rapidjson::Document d;
-    d.Parse(reinterpret_cast<const char*>(p), n);
-    if (d.HasParseError()) throw DecodeError("rapidjson: parse error");
-    read(d, out);
+    pool.Clear();
+    doc.Parse(reinterpret_cast<const char*>(p), n);
+    if (doc.HasParseError()) throw DecodeError("rapidjson: parse error");
+    read(doc, out);
     return n;
   }
 };
