@@ -332,14 +332,8 @@ public final class Runner {
     checkJson.put("detail", detail);
 
     // Sizes after each codec (and the compressed round trip, for the check).
-    Map<String, byte[]> compressed = new HashMap<>();
-    Map<String, Workload> byCodec = new HashMap<>();
     for (String name : Compressor.NAMES) {
-      Workload w = new Workload(codec, data, Compressor.create(name));
-      byte[] cb = w.encode().toByteArray();
-      sizes.put(name, cb.length);
-      compressed.put(name, cb);
-      byCodec.put(name, w);
+      sizes.put(name, new Workload(codec, data, Compressor.create(name)).compressedSize());
     }
 
     List<OpSpec> specs = new ArrayList<>();
@@ -349,7 +343,7 @@ public final class Runner {
       if (spec == null) {
         continue;
       }
-      Workload w = spec.codec == null ? new Workload(codec, data, null) : byCodec.get(spec.codec);
+      Workload w = new Workload(codec, data, spec.codec == null ? null : Compressor.create(spec.codec));
       if (spec.encode) {
         ops.add(
             n -> {
@@ -359,7 +353,7 @@ public final class Runner {
               }
             });
       } else {
-        byte[] in = spec.codec == null ? encoded : compressed.get(spec.codec);
+        byte[] in = spec.codec == null ? encoded : w.encode().toByteArray();
         if (spec.codec != null && firstDiff[0] == null) {
           String[] d = {null};
           w.decode(

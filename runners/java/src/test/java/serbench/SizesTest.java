@@ -138,6 +138,18 @@ class SizesTest {
   }
 
   @Test
+  void streamCompressedSizeFromDistinctItemsIsTheRealSize() throws Exception {
+    Dataset d = s2(Files.createTempDirectory("serbench"), 4, 5);
+    for (String ser : new String[] {"protobuf", "msgpack-core", "kryo"}) {
+      for (String name : Compressor.NAMES) {
+        Codec c = Registry.byName(ser).codec(d.kind);
+        long real = new Workload(c, d, Compressor.create(name)).encode().size();
+        assertEquals(real, new Workload(c, d, Compressor.create(name)).compressedSize(), ser + name);
+      }
+    }
+  }
+
+  @Test
   void diffNamesTheFirstDifference() {
     List<SampleData> a = new ArrayList<>();
     List<SampleData> b = new ArrayList<>();

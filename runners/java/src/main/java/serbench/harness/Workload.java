@@ -69,6 +69,32 @@ public final class Workload {
     return o;
   }
 
+  /**
+   * The size of one iteration of encode+codec, computed without compressing every stream
+   * message: message {@code i} is {@code items[i % items.length]} and each one is encoded and
+   * compressed on its own, so the framed size is a sum over the distinct items (each codec here
+   * is stateless across messages). For single messages it is the size of the real output.
+   */
+  public long compressedSize() throws Exception {
+    if (!stream || items.length >= count) {
+      return encode().size();
+    }
+    long total = 0;
+    for (int j = 0; j < items.length; j++) {
+      Buf s = scratch;
+      s.reset();
+      codec.encode(items[j], s);
+      Buf c = cbuf;
+      c.reset();
+      comp.compress(s.array(), 0, s.size(), c);
+      long times = count / items.length + (j < count % items.length ? 1 : 0);
+      int n = c.size();
+      int prefix = n < (1 << 7) ? 1 : n < (1 << 14) ? 2 : n < (1 << 21) ? 3 : n < (1 << 28) ? 4 : 5;
+      total += times * (prefix + n);
+    }
+    return total;
+  }
+
   /** One iteration of decode (after decompressing, when this workload has a codec). */
   public void decode(byte[] in, int len, MessageConsumer consumer) throws Exception {
     if (!stream) {
