@@ -10,32 +10,18 @@ and prints, per estimator, its spread across processes ((max - min) / median / 2
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 
 import numpy as np
 
 from serbench import datasets
 from serbench.orchestrate import FULL_TIMING
-from serbench.runners import PYTHON
+from serbench.runners import PYTHON, time_cell
 from serbench.stats import estimate
 
 
 def one_process(serializer: str, dataset: str, op: str) -> dict:
     path = str(datasets.get(dataset).build("full").path())
-    request = {
-        "protocol": 1,
-        "timing": dict(FULL_TIMING, peak_alloc=False),
-        "cells": [{"serializer": serializer, "dataset": dataset, "data": path, "operations": [op]}],
-    }
-    out = subprocess.run(
-        [*PYTHON.command, "run"],
-        input=json.dumps(request),
-        text=True,
-        capture_output=True,
-        check=True,
-    ).stdout
-    (result,) = [e for e in map(json.loads, out.splitlines()) if e["event"] == "result"]
+    result = time_cell(PYTHON, serializer, dataset, path, op, dict(FULL_TIMING, peak_alloc=False))
     return result["timing"]
 
 

@@ -11,7 +11,6 @@ median), the plain median and the minimum. Prints serbench/pyperf ratios.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -23,7 +22,7 @@ import pyperf
 
 from serbench import datasets
 from serbench.orchestrate import FULL_TIMING
-from serbench.runners import PYTHON
+from serbench.runners import PYTHON, time_cell
 from serbench.stats import fast_mode
 
 HERE = Path(__file__).parent
@@ -38,19 +37,7 @@ CELLS = [
 def serbench_values(serializer: str, dataset: str, op: str, scale: str) -> np.ndarray:
     path = str(datasets.get(dataset).build(scale).path())  # type: ignore[arg-type]
     timing = dict(FULL_TIMING, peak_alloc=False)
-    request = {
-        "protocol": 1,
-        "timing": timing,
-        "cells": [{"serializer": serializer, "dataset": dataset, "data": path, "operations": [op]}],
-    }
-    proc = subprocess.run(
-        [*PYTHON.command, "run"],
-        input=json.dumps(request),
-        text=True,
-        capture_output=True,
-        check=True,
-    )
-    (result,) = [e for e in map(json.loads, proc.stdout.splitlines()) if e["event"] == "result"]
+    result = time_cell(PYTHON, serializer, dataset, path, op, timing)
     t = result["timing"]
     return np.asarray(t["wall_ns"], dtype=float) / t["iterations"]
 

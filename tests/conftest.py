@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -51,21 +49,7 @@ def run_request(
     raw: str | None = None,
     timeout: float = 600,
 ) -> tuple[int, list[dict[str, Any]]]:
-    request = (
-        raw
-        if raw is not None
-        else json.dumps({"protocol": 1, "cells": cells, "timing": timing or QUICK_TIMING})
-    )
-    proc = subprocess.run(
-        [*spec.command, "run"],
-        cwd=spec.directory,
-        input=request,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    return proc.returncode, events
+    return runners.run_cells(spec, cells, timing or QUICK_TIMING, raw, timeout)
 
 
 def results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -87,6 +87,51 @@ def describe(spec: RunnerSpec, timeout: float = 120) -> dict[str, Any]:
     return answer
 
 
+def run_cells(
+    spec: RunnerSpec,
+    cells: list[dict[str, Any]],
+    timing: dict[str, Any],
+    raw: str | None = None,
+    timeout: float = 1800,
+) -> tuple[int, list[dict[str, Any]]]:
+    """One `run` request in a fresh runner process: (exit status, events). For tools and tests;
+    the orchestrator streams events instead (orchestrate.BatchRunner)."""
+    request = (
+        raw if raw is not None else json.dumps({"protocol": 1, "cells": cells, "timing": timing})
+    )
+    proc = subprocess.run(
+        [*spec.command, "run"],
+        cwd=spec.directory,
+        input=request,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return proc.returncode, events
+
+
+def time_cell(
+    spec: RunnerSpec,
+    serializer: str,
+    dataset: str,
+    data: str,
+    operation: str,
+    timing: dict[str, Any],
+) -> dict[str, Any]:
+    """The result event of one operation of one cell, timed in a fresh runner process."""
+    cells = [
+        {"serializer": serializer, "dataset": dataset, "data": data, "operations": [operation]}
+    ]
+    code, events = run_cells(spec, cells, timing)
+    found = [e for e in events if e.get("event") == "result"]
+    if code != 0 or len(found) != 1 or found[0].get("status") != "ok":
+        raise RuntimeError(
+            f"{spec.name}/{serializer} {dataset} {operation} failed: {found or code}"
+        )
+    return found[0]
+
+
 def build(spec: RunnerSpec, log: Path) -> None:
     """Run the runner's build commands; output to log; RunnerUnavailable on failure."""
     missing = spec.missing_tools()

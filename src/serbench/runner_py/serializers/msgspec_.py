@@ -6,10 +6,22 @@ msgspec has no incremental decoder, so its MessagePack streams are length-prefix
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import msgspec
 
 from serbench.runner_py.serializers.base import Codec, Serializer
 from serbench.runner_py.serializers.msgspec_models import converters, root_type
+
+
+def _codec(dataset: str, module: ModuleType, array_like: bool) -> Codec:
+    prepare, to_native = converters(dataset, array_like=array_like)
+    return Codec(
+        encode=module.Encoder().encode,
+        decode=module.Decoder(root_type(dataset, array_like)).decode,
+        prepare=prepare,
+        to_native=to_native,
+    )
 
 
 class MsgspecJson(Serializer):
@@ -19,14 +31,7 @@ class MsgspecJson(Serializer):
     labels = ("text", "schema-required", "copying-decode")
 
     def codec(self, dataset: str) -> Codec:
-        prepare, to_native = converters(dataset, array_like=False)
-        decoder = msgspec.json.Decoder(root_type(dataset, False))
-        return Codec(
-            encode=msgspec.json.Encoder().encode,
-            decode=decoder.decode,
-            prepare=prepare,
-            to_native=to_native,
-        )
+        return _codec(dataset, msgspec.json, array_like=False)
 
 
 class MsgspecMsgpack(Serializer):
@@ -36,12 +41,4 @@ class MsgspecMsgpack(Serializer):
     labels = ("binary", "schema-required", "copying-decode", "positional")
 
     def codec(self, dataset: str) -> Codec:
-        prepare, to_native = converters(dataset, array_like=True)
-        decoder = msgspec.msgpack.Decoder(root_type(dataset, True))
-
-        return Codec(
-            encode=msgspec.msgpack.Encoder().encode,
-            decode=decoder.decode,
-            prepare=prepare,
-            to_native=to_native,
-        )
+        return _codec(dataset, msgspec.msgpack, array_like=True)
