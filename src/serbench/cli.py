@@ -309,6 +309,7 @@ def reference_cmd(
         "encode",
         "decode",
         "bytes",
+        "footprint",
         "check",
         title=f"{key} measured here (run {run_id}, {scale}; {pub.method})",
         title_justify="left",
@@ -324,6 +325,7 @@ def reference_cmd(
             cells["encode"],
             cells["decode"],
             cells["bytes"],
+            report.fmt_kib(row.footprint_bytes),
             "OK" if row.status == "ok" else row.status,
         )
     console.print(mtable)
@@ -331,10 +333,11 @@ def reference_cmd(
         "claim",
         "runner",
         "measured",
-        "claimed",
+        "published",
+        "holds at",
         "verdict",
         "ratio of",
-        title=f"{key} claims",
+        title=f"{key} claims (ratios within this run)",
         title_justify="left",
     )
     for v in reference.check_claims(key, rep):
@@ -343,7 +346,8 @@ def reference_cmd(
             v.claim,
             v.runner,
             f"{v.measured:.2f}x" if v.measured else "-",
-            f"{v.claimed:.2f}x",
+            f"{v.published:.2f}x",
+            f"{v.needs:.2f}x",
             f"[{colour}]{v.verdict}[/{colour}]",
             v.evidence,
         )

@@ -145,6 +145,10 @@ def fmt_bytes(n: int | None) -> str:
     return f"{n:,}"
 
 
+def fmt_kib(n: int | None) -> str:
+    return "-" if n is None else f"{n / 1024:,.0f} KiB"
+
+
 def fmt_est(e: Estimate | None) -> str:
     if e is None:
         return "-"
@@ -179,6 +183,7 @@ def _columns(report: RunReport) -> list[str]:
         "zstd",
         "lz4",
         "alloc/op",
+        "footprint",
         "stability",
         "check",
         "notes",
@@ -210,6 +215,7 @@ def _cells(row: Row, report: RunReport) -> list[str]:
         fmt_bytes(row.sizes.get("encoded")),
         *(fmt_bytes(row.sizes.get(c)) for c in CODECS),
         fmt_bytes(int(alloc)) if alloc is not None else "-",
+        fmt_kib(row.footprint_bytes),
         _stability(row),
         _check(row),
         notes[:120],
