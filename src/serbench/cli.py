@@ -47,7 +47,7 @@ def datasets_cmd(
     scale: Annotated[str, typer.Option(help="quick, standard or full")] = "full",
     write: Annotated[bool, typer.Option(help="also write the canonical files")] = False,
 ) -> None:
-    """The built-in datasets: messages, canonical size and sha256."""
+    """The built-in datasets: messages, records, canonical size and sha256."""
     if scale not in datasets.SCALES:
         _fail(f"unknown scale {scale!r}; valid: {', '.join(datasets.SCALES)}")
     table = Table(
@@ -55,6 +55,7 @@ def datasets_cmd(
         "scenario",
         "framing",
         "messages",
+        "records",
         "distinct",
         "canonical bytes",
         "sha256",
@@ -70,6 +71,7 @@ def datasets_cmd(
             spec.scenario,
             spec.framing,
             f"{ds.count:,}",
+            f"{ds.records:,}",
             str(len(ds.items)),
             f"{len(blob):,}",
             ds.sha256()[:16],

@@ -274,11 +274,7 @@ def measured_rows(scenario: str, report: RunReport) -> list[tuple[str, str, Row]
 
 def measured_units(dataset: str, scale: str) -> int:
     """Messages (streams) or records (a single list) in the run's dataset, for scaling."""
-    built = datasets.get(dataset).build(scale)  # type: ignore[arg-type]
-    if built.spec.framing == "stream":
-        return built.count
-    root = built.items[0]
-    return len(root) if isinstance(root, list) else 1
+    return datasets.get(dataset).build(scale).records  # type: ignore[arg-type]
 
 
 def scaled(scenario: str, dataset: str, row: Row, records: int) -> dict[str, str]:

@@ -51,6 +51,14 @@ class Dataset:
     def name(self) -> str:
         return self.spec.name
 
+    @property
+    def records(self) -> int:
+        """Messages of a stream, or elements of a single message that is a list."""
+        if self.spec.framing == "stream":
+            return self.count
+        root = self.items[0]
+        return len(root) if isinstance(root, list) else 1
+
     def canonical(self) -> dict[str, Any]:
         return {
             "format": "serbench-dataset",
