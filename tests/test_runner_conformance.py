@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import available_runners, data_path, results, run_request, runner_or_skip
 
-from serbench import datasets, runners
+from serbench import datasets, runners, transport
 
 KNOWN_LABELS = {
     "text",
@@ -166,3 +166,13 @@ def test_malformed_request(runner: str) -> None:
     code, events = run_request(spec, [], raw="{not json")
     assert code == 2
     assert events and events[-1]["event"] == "error" and events[-1]["code"] == "bad_request"
+
+
+def test_transport_when_declared(runner: str) -> None:
+    _, d = _describe(runner)
+    if "transport" not in d.get("capabilities", []):
+        pytest.skip(f"{runner} does not declare the optional transport capability")
+    ser = _reference_serializer(d)
+    side = transport.Side(runner, ser["name"])
+    result = transport.transfer(side, side, runners.discover(), "one-mb-dict", "quick", 2, 1)
+    assert result["receive"]["check"]["ok"] is True

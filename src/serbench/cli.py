@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from serbench import datasets, environment, orchestrate, reference, report, runners
+from serbench import datasets, environment, orchestrate, reference, report, runners, transport
 from serbench.paths import default_db, state_dir
 from serbench.store import Store
 
@@ -354,6 +354,34 @@ def reference_cmd(
             v.evidence,
         )
     console.print(ctable)
+    if key == "S3":
+        _print_transfers(store)
+
+
+def _print_transfers(store: Store) -> None:
+    rows = store.transfers("one-mb-dict")
+    if not rows:
+        console.print("no socket transfers stored yet: `serbench transport` measures them")
+        return
+    table = Table(
+        "sender",
+        "receiver",
+        "bytes",
+        "encode",
+        "send",
+        "receive",
+        "decode",
+        "total",
+        "check",
+        title="S3 over a real loopback socket (latest `serbench transport`): mean (min)",
+        title_justify="left",
+    )
+    for r in rows:
+        if r["status"] == "ok":
+            table.add_row(*_transfer_cells(r["sender"], r["receiver"], json.loads(r["result"])))
+        else:
+            table.add_row(r["sender"], r["receiver"], *["-"] * 6, r["error"] or "error")
+    console.print(table)
 
 
 def _run_with(store: Store, wanted: list[str]) -> int | None:
@@ -363,6 +391,105 @@ def _run_with(store: Store, wanted: list[str]) -> int | None:
         if set(wanted) <= have:
             return int(r["id"])
     return None
+
+
+@app.command("transport")
+def transport_cmd(
+    dataset: Annotated[str, typer.Option("--dataset", "-d")] = "one-mb-dict",
+    pair: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pair",
+            help="SENDER:RECEIVER as runner/serializer; default: every "
+            "serializer of every runner with the transport capability, to itself",
+        ),
+    ] = None,
+    repetitions: Annotated[int, typer.Option(help="timed frames (the seed used 5)")] = 20,
+    scale: Annotated[str, typer.Option(help="dataset scale")] = "standard",
+    db: DbOption = None,
+) -> None:
+    """S3's real transport: encode, send over loopback TCP, receive, decode, check."""
+    try:
+        datasets.get(dataset)
+    except datasets.UnknownName as exc:
+        _fail(str(exc))
+    specs = runners.discover()
+    capable: dict[str, dict] = {}
+    for name, spec in specs.items():
+        try:
+            d = runners.describe(spec)
+        except runners.RunnerUnavailable:
+            continue
+        if "transport" in d.get("capabilities", []):
+            capable[name] = d
+    pairs: list[tuple[transport.Side, transport.Side]] = []
+    try:
+        for text in pair or []:
+            left, _, right = text.partition(":")
+            pairs.append((transport.Side.parse(left), transport.Side.parse(right or left)))
+    except ValueError as exc:
+        _fail(str(exc))
+    if not pair:
+        for name, d in capable.items():
+            for s in d["serializers"]:
+                if "baseline" not in s["labels"] and s["datasets"].get(dataset, {}).get(
+                    "applicable"
+                ):
+                    side = transport.Side(name, s["name"])
+                    pairs.append((side, side))
+    for a, b in pairs:
+        for side in (a, b):
+            if side.runner not in capable:
+                _fail(f"runner {side.runner!r} cannot do transport; capable: {', '.join(capable)}")
+    store = _store(db)
+    run_id = store.new_run(
+        {"kind": "transport", "dataset": dataset, "scale": scale, "repetitions": repetitions},
+        environment.collect(),
+    )
+    table = Table(
+        "sender",
+        "receiver",
+        "bytes",
+        "encode",
+        "send",
+        "receive",
+        "decode",
+        "total",
+        "check",
+        title=f"{dataset} over loopback TCP, {repetitions} frames: mean (min)",
+        title_justify="left",
+    )
+    for sender, receiver in pairs:
+        try:
+            result = transport.transfer(sender, receiver, specs, dataset, scale, repetitions)
+        except transport.TransportError as exc:
+            store.save_transfer(run_id, str(sender), str(receiver), dataset, None, str(exc))
+            table.add_row(str(sender), str(receiver), *["-"] * 6, f"[red]{exc}[/red]")
+            continue
+        store.save_transfer(run_id, str(sender), str(receiver), dataset, result)
+        table.add_row(*_transfer_cells(sender, receiver, result))
+    store.finish_run(run_id)
+    console.print(table)
+
+
+def _transfer_cells(sender: object, receiver: object, result: dict) -> list[str]:
+    s = transport.summary(result)
+    ok = result["receive"]["check"]["ok"]
+
+    def t(phase: str) -> str:
+        return f"{report.fmt_ns(s[phase + '_mean'])} ({report.fmt_ns(s[phase + '_min'])})"
+
+    return [
+        str(sender),
+        str(receiver),
+        f"{result['send']['bytes']:,}",
+        t("encode"),
+        t("send"),
+        t("receive"),
+        t("decode"),
+        t("total"),
+        "OK" if ok else f"NG: {result['receive']['check']['detail']}",
+    ]
 
 
 @app.command("runs")

@@ -32,6 +32,17 @@ CREATE TABLE IF NOT EXISTS serializers (
     runtime TEXT,
     PRIMARY KEY (run_id, runner, name)
 );
+CREATE TABLE IF NOT EXISTS transfers (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    sender TEXT NOT NULL,
+    receiver TEXT NOT NULL,
+    dataset TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    result TEXT,
+    created_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS results (
     id INTEGER PRIMARY KEY,
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -155,6 +166,42 @@ class Store:
                 _now(),
             ),
         )
+
+    def save_transfer(
+        self,
+        run_id: int,
+        sender: str,
+        receiver: str,
+        dataset: str,
+        result: dict[str, Any] | None,
+        error: str | None = None,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO transfers (run_id, sender, receiver, dataset, status, error, result,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run_id,
+                sender,
+                receiver,
+                dataset,
+                "error" if error else "ok",
+                error,
+                json.dumps(result) if result is not None else None,
+                _now(),
+            ),
+        )
+
+    def transfers(self, dataset: str) -> list[sqlite3.Row]:
+        """The transfers of the latest run that made any on this dataset."""
+        row = self.db.execute(
+            "SELECT MAX(run_id) FROM transfers WHERE dataset = ?", (dataset,)
+        ).fetchone()
+        if row is None or row[0] is None:
+            return []
+        return self.db.execute(
+            "SELECT * FROM transfers WHERE run_id = ? AND dataset = ? ORDER BY id",
+            (row[0], dataset),
+        ).fetchall()
 
     def done_keys(self, run_id: int) -> set[CellKey]:
         rows = self.db.execute(

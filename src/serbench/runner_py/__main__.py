@@ -11,6 +11,7 @@ from typing import Any
 
 from serbench import PROTOCOL_VERSION
 from serbench.datasets import DATASETS
+from serbench.runner_py import transport as transport_side
 from serbench.runner_py.cell import OPERATIONS, run_cell
 from serbench.runner_py.serializers import REGISTRY
 from serbench.runner_py.serializers.base import Codec, NotApplicable
@@ -57,6 +58,7 @@ def describe() -> dict[str, Any]:
             "details": sys.version.replace("\n", " "),
         },
         "serializers": serializers,
+        "capabilities": ["transport"],
     }
 
 
@@ -133,13 +135,42 @@ def run(raw: str) -> int:
     return 0
 
 
+def transport(raw: str) -> int:
+    """One side of an S3 socket transfer (docs/runner-protocol.md section 10)."""
+    try:
+        request = json.loads(raw)
+        role = request["role"]
+        codec = bind(request["serializer"], request["dataset"])
+        if role == "receive":
+            result = transport_side.receive(codec, request, emit)
+        elif role == "send":
+            result = transport_side.send(codec, request)
+        else:
+            raise ValueError(f"unknown role {role!r}; valid: send, receive")
+    except (ValueError, KeyError, TypeError, NotApplicable) as exc:
+        emit({"event": "error", "code": "bad_request", "message": f"{type(exc).__name__}: {exc}"})
+        return 2
+    except OSError as exc:
+        emit({"event": "error", "code": "transport", "message": f"{type(exc).__name__}: {exc}"})
+        return 1
+    except Exception as exc:  # a library that cannot read the peer's bytes
+        emit({"event": "error", "code": "exception", "message": f"{type(exc).__name__}: {exc}"})
+        return 1
+    emit({"event": "transport_result", **result})
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["describe"]:
         emit(describe())
         return 0
     if argv[:1] == ["run"]:
         return run(sys.stdin.read())
-    sys.stderr.write("usage: python -m serbench.runner_py describe | run < request.json\n")
+    if argv[:1] == ["transport"]:
+        return transport(sys.stdin.read())
+    sys.stderr.write(
+        "usage: python -m serbench.runner_py describe | run | transport < request.json\n"
+    )
     return 2
 
 
