@@ -30,6 +30,7 @@ class Row:
     detail: str = ""
     sizes: dict[str, int] = field(default_factory=dict)
     ops: dict[str, Estimate] = field(default_factory=dict)
+    raw: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # timings per operation
     flags: list[str] = field(default_factory=list)
 
     @property
@@ -106,6 +107,7 @@ def _fill(row: Row, results: list[dict[str, Any]]) -> None:
         if r["status"] == "ok" and r["timing"]:
             by_op[r["operation"]].append(r["timing"])
             messages = r["messages"] or 1
+    row.raw = dict(by_op)
     for op, timings in by_op.items():
         est = estimate(timings, messages)
         if est is not None:
