@@ -196,9 +196,12 @@ struct Out final : kj::OutputStream {
 
 struct Full {
   std::vector<capnp::word> aligned;  // reused for unaligned frames
+  // First segment reused across messages (Cap'n Proto's documented pattern: the builder
+  // zeroes the used part again when it is destroyed); larger messages add segments.
+  std::vector<capnp::word> first = std::vector<capnp::word>(1024, capnp::word{});
   template <class T>
   void encode(const T& v, Bytes& out) {
-    capnp::MallocMessageBuilder msg;
+    capnp::MallocMessageBuilder msg(kj::arrayPtr(first.data(), first.size()));
     build(msg.initRoot<typename CpOf<T>::type>(), v);
     Out o(out);
     capnp::writeMessage(o, msg);
