@@ -496,6 +496,51 @@ def _transfer_cells(sender: object, receiver: object, result: dict) -> list[str]
     ]
 
 
+@app.command("crosscheck")
+def crosscheck_cmd(
+    dataset: Annotated[list[str] | None, typer.Option("--dataset", "-d")] = None,
+    scale: Annotated[str, typer.Option(help="dataset scale")] = "quick",
+) -> None:
+    """Bytes written by each runner's libraries, read back by the other runners' libraries."""
+    import tempfile
+
+    from serbench import crosscheck
+
+    try:
+        wanted = [datasets.get(d).name for d in dataset or datasets.DATASETS]
+    except datasets.UnknownName as exc:
+        _fail(str(exc))
+    specs = runners.discover()
+    describes = {}
+    for name, spec in specs.items():
+        try:
+            describes[name] = runners.describe(spec)
+        except runners.RunnerUnavailable as exc:
+            err.print(f"[yellow]runner {name} unavailable:[/yellow] {exc}")
+    with tempfile.TemporaryDirectory() as tmp, console.status("writing and reading back"):
+        outcomes = crosscheck.run(specs, describes, wanted, scale, Path(tmp))
+    table = Table(
+        "dataset",
+        "written by",
+        "read by",
+        "check",
+        "detail",
+        title="cross-language read-back",
+        title_justify="left",
+    )
+    for o in outcomes:
+        table.add_row(
+            o.dataset,
+            o.writer,
+            o.reader,
+            "OK" if o.ok else "[red]NG[/red]",
+            "" if o.ok else o.detail[:100],
+        )
+    console.print(table)
+    bad = sum(not o.ok for o in outcomes)
+    console.print(f"{len(outcomes)} pairs, {len(outcomes) - bad} read back intact, {bad} not")
+
+
 @app.command("runs")
 def runs_cmd(db: DbOption = None) -> None:
     """The runs in the database."""

@@ -93,12 +93,12 @@ def run_cells(
     timing: dict[str, Any],
     raw: str | None = None,
     timeout: float = 1800,
+    dump_dir: str | None = None,
 ) -> tuple[int, list[dict[str, Any]]]:
     """One `run` request in a fresh runner process: (exit status, events). For tools and tests;
     the orchestrator streams events instead (orchestrate.BatchRunner)."""
-    request = (
-        raw if raw is not None else json.dumps({"protocol": 1, "cells": cells, "timing": timing})
-    )
+    body = {"protocol": 1, "cells": cells, "timing": timing, "dump_dir": dump_dir}
+    request = raw if raw is not None else json.dumps(body)
     proc = subprocess.run(
         [*spec.command, "run"],
         cwd=spec.directory,

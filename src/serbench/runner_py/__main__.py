@@ -58,7 +58,7 @@ def describe() -> dict[str, Any]:
             "details": sys.version.replace("\n", " "),
         },
         "serializers": serializers,
-        "capabilities": ["transport"],
+        "capabilities": ["transport", "decode_from"],
     }
 
 
@@ -107,6 +107,7 @@ def run_one(cell: dict[str, Any], cfg: TimingConfig, dump_dir: str | None) -> No
             operations,
             cfg,
             dump,
+            cell.get("decode_from"),
         )
     except (OSError, ValueError, KeyError) as exc:
         if isinstance(exc, (OSError, ValueError)) and "data" in str(exc).lower():

@@ -58,24 +58,39 @@ def prepare(codec: Codec, dataset: str, data_path: str) -> Prepared:
     return Prepared(codec, framing, [codec.prepare(m) for m in items], count)
 
 
-def check(prepared: Prepared, dataset: str, check_path: str) -> tuple[bool, str, bytes]:
-    """Full round trip compared with check_path's messages; (ok, detail, encoded)."""
+def check(
+    prepared: Prepared, dataset: str, check_path: str, foreign: bytes | None = None
+) -> tuple[bool, str, bytes]:
+    """Full round trip (or a decode of another runner's bytes) compared with
+    check_path's messages; (ok, detail, the bytes decoded)."""
     expected, count, _ = load_messages(dataset, check_path)
-    encoded = prepared.encode_all()
-    decoded = prepared.decode_all(encoded)
+    encoded = prepared.encode_all() if foreign is None else foreign
+    try:
+        ok, detail = _compare(prepared, encoded, expected, count)
+    except Exception as exc:
+        if foreign is None:
+            raise
+        # bytes from another runner that this library cannot read: incompatible, not a crash
+        return False, f"cannot decode: {type(exc).__name__}: {exc}"[:300], encoded
+    return ok, detail, encoded
+
+
+def _compare(
+    prepared: Prepared, encoded: bytes, expected: list[Any], count: int
+) -> tuple[bool, str]:
     to_native = prepared.codec.to_native
     n = 0
-    for i, value in enumerate(decoded):
+    for i, value in enumerate(prepared.decode_all(encoded)):
         if i >= count:
-            return False, f"decoded more than the {count} messages encoded", encoded
+            return False, f"decoded more than the {count} messages encoded"
         diff = first_difference(expected[i % len(expected)], to_native(value))
         if diff:
             where = f"message {i}: " if count > 1 else ""
-            return False, f"{where}{diff}", encoded
+            return False, f"{where}{diff}"
         n = i + 1
     if n != count:
-        return False, f"decoded {n} messages, expected {count}", encoded
-    return True, f"{count} message(s) equal", encoded
+        return False, f"decoded {n} messages, expected {count}"
+    return True, f"{count} message(s) equal"
 
 
 def _drain(it: Iterator[Any]) -> Any:
@@ -123,10 +138,30 @@ def run_cell(
     operations: list[str],
     cfg: TimingConfig,
     dump_path: Path | None,
+    decode_from: str | None = None,
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """(common fields, per-operation fields) of the results of one cell."""
     prepared = prepare(codec, dataset, data_path)
-    ok, detail, encoded = check(prepared, dataset, check_path)
+    foreign = Path(decode_from).read_bytes() if decode_from else None
+    ok, detail, encoded = check(prepared, dataset, check_path, foreign)
+    if foreign is not None:  # a compatibility check: the other runner's bytes, decode only
+        common = {
+            "check": {"ok": ok, "detail": detail},
+            "messages": prepared.count,
+            "sizes": {"encoded": len(foreign)},
+        }
+        unsupported = {
+            "status": "unsupported",
+            "error": {"code": "unsupported", "message": "with decode_from only decode is timed"},
+        }
+        per_op = {op: unsupported for op in operations if op != "decode"}
+        if "decode" in operations:
+            if not ok:
+                per_op["decode"] = {"status": "check_failed"}
+            else:
+                samples = measure({"decode": operation(prepared, "decode", foreign)}, cfg)
+                per_op["decode"] = {"status": "ok", "timing": samples["decode"].as_json()}
+        return common, per_op
     if dump_path is not None:
         dump_path.write_bytes(encoded)
     sizes = {"encoded": len(encoded)}

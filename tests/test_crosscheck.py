@@ -1,0 +1,28 @@
+"""Bytes written by one runner's protobuf are read back intact by Python's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import runner_or_skip
+
+from serbench import crosscheck, runners
+
+
+@pytest.mark.parametrize("writer", [name for name in runners.discover() if name != "python"])
+def test_protobuf_bytes_cross_languages(writer: str, tmp_path: Path) -> None:
+    specs = {"python": runners.PYTHON, writer: runner_or_skip(writer)}
+    describes = {name: runners.describe(spec) for name, spec in specs.items()}
+    wanted = ["android-users", "pb-vs-msgpack-test2", "log-records"]
+    outcomes = crosscheck.run(specs, describes, wanted, "quick", tmp_path)
+    pb = [o for o in outcomes if o.writer == f"{writer}/protobuf" and o.reader == "python/protobuf"]
+    assert {o.dataset for o in pb} == set(wanted)
+    assert all(o.ok for o in pb), [(o.dataset, o.detail) for o in pb if not o.ok]
+
+
+def test_layouts_must_match() -> None:
+    a = crosscheck.Library("java", "msgpack-core", "msgpack", positional=True)
+    b = crosscheck.Library("python", "msgpack", "msgpack", positional=False)
+    c = crosscheck.Library("python", "msgpack-positional", "msgpack", positional=True)
+    assert not b.reads(a) and c.reads(a) and not c.reads(c)
