@@ -367,19 +367,7 @@ def _print_transfers(store: Store) -> None:
     if not rows:
         console.print("no socket transfers stored yet: `serbench transport` measures them")
         return
-    table = Table(
-        "sender",
-        "receiver",
-        "bytes",
-        "encode",
-        "send",
-        "receive",
-        "decode",
-        "total",
-        "check",
-        title="S3 over a real loopback socket (latest `serbench transport`): mean (min)",
-        title_justify="left",
-    )
+    table = _transfer_table("S3 over a real loopback socket (latest `serbench transport`)")
     for r in rows:
         if r["status"] == "ok":
             table.add_row(*_transfer_cells(r["sender"], r["receiver"], json.loads(r["result"])))
@@ -450,19 +438,7 @@ def transport_cmd(
         {"kind": "transport", "dataset": dataset, "scale": scale, "repetitions": repetitions},
         environment.collect(),
     )
-    table = Table(
-        "sender",
-        "receiver",
-        "bytes",
-        "encode",
-        "send",
-        "receive",
-        "decode",
-        "total",
-        "check",
-        title=f"{dataset} over loopback TCP, {repetitions} frames: mean (min)",
-        title_justify="left",
-    )
+    table = _transfer_table(f"{dataset} over loopback TCP, {repetitions} frames")
     for sender, receiver in pairs:
         try:
             result = transport.transfer(sender, receiver, specs, dataset, scale, repetitions)
@@ -474,6 +450,11 @@ def transport_cmd(
         table.add_row(*_transfer_cells(sender, receiver, result))
     store.finish_run(run_id)
     console.print(table)
+
+
+def _transfer_table(title: str) -> Table:
+    columns = ("sender", "receiver", "bytes", "encode", "send", "receive", "decode", "total")
+    return Table(*columns, "check", title=f"{title}: mean (min)", title_justify="left")
 
 
 def _transfer_cells(sender: object, receiver: object, result: dict) -> list[str]:

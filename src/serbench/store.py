@@ -192,15 +192,12 @@ class Store:
         )
 
     def transfers(self, dataset: str) -> list[sqlite3.Row]:
-        """The transfers of the latest run that made any on this dataset."""
-        row = self.db.execute(
-            "SELECT MAX(run_id) FROM transfers WHERE dataset = ?", (dataset,)
-        ).fetchone()
-        if row is None or row[0] is None:
-            return []
+        """The latest transfer of every sender/receiver pair on this dataset."""
         return self.db.execute(
-            "SELECT * FROM transfers WHERE run_id = ? AND dataset = ? ORDER BY id",
-            (row[0], dataset),
+            "SELECT * FROM transfers t WHERE dataset = ? AND id = (SELECT MAX(id) FROM transfers"
+            " WHERE sender = t.sender AND receiver = t.receiver AND dataset = t.dataset)"
+            " ORDER BY id",
+            (dataset,),
         ).fetchall()
 
     def done_keys(self, run_id: int) -> set[CellKey]:
