@@ -100,11 +100,28 @@ struct CellRunner {
     }
   }
 
+  // The round-trip check: encode the dataset, decode every message, compare.
   json check() {
     codec.prepare(data.items);
     encode_all(enc);
     enc_size = enc.size();
     enc.resize(enc_size + kPad, 0);
+    return verify();
+  }
+  // decode_from: check (and later time) another runner's bytes instead of our own.
+  json check_bytes(const std::string& bytes) {
+    codec.prepare(data.items);
+    enc.assign(bytes.begin(), bytes.end());
+    enc_size = enc.size();
+    enc.resize(enc_size + kPad, 0);
+    try {
+      return verify();
+    } catch (const std::exception& ex) {
+      return {{"ok", false}, {"detail", std::string("cannot decode: ") + ex.what()}};
+    }
+  }
+  // Decodes enc[0, enc_size) message by message and compares with check_items.
+  json verify() {
     T got;
     std::optional<std::string> diff;
     size_t compared = 0;

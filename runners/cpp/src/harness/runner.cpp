@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -51,7 +52,8 @@ void describe() {
       {"protocol", 1},
       {"runner", "cpp"},
       {"language", "cpp"},
-      {"runtime", {{"name", "g++"}, {"version", __VERSION__}, {"details", runtime_details()}}}};
+      {"runtime", {{"name", "g++"}, {"version", __VERSION__}, {"details", runtime_details()}}},
+      {"capabilities", json::array({"decode_from"})}};
   json sers = json::array();
   for (const auto& e : registry()) {
     json ds = json::object();
@@ -88,6 +90,7 @@ json error_result(const std::string& ser, const std::string& ds, const std::stri
 
 struct Cell {
   std::string serializer, dataset, data, check_data;
+  std::string decode_from;  // optional: another runner's dump to decode (section 11)
   std::vector<std::string> operations;
 };
 
@@ -145,11 +148,20 @@ void run_typed(const SerializerEntry& e, DatasetId id, const Cell& cell, const T
   } catch (const std::exception& ex) {
     return fail_all("error", "bad_data", std::string("cannot load dataset: ") + ex.what());
   }
+  const bool foreign = !cell.decode_from.empty();
   json chk;
-  try {
-    chk = r.check();
-  } catch (const std::exception& ex) {
-    chk = {{"ok", false}, {"detail", std::string("round trip threw: ") + ex.what()}};
+  if (foreign) {
+    std::ifstream f(cell.decode_from, std::ios::binary);
+    if (!f)
+      return fail_all("error", "bad_data", "cannot open decode_from file " + cell.decode_from);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    chk = r.check_bytes(bytes);
+  } else {
+    try {
+      chk = r.check();
+    } catch (const std::exception& ex) {
+      chk = {{"ok", false}, {"detail", std::string("round trip threw: ") + ex.what()}};
+    }
   }
   if (!chk["ok"].get<bool>()) {
     for (const auto& op : cell.operations) {
@@ -163,12 +175,12 @@ void run_typed(const SerializerEntry& e, DatasetId id, const Cell& cell, const T
     }
     return;
   }
-  if (!dump_dir.empty()) {
+  if (!dump_dir.empty() && !foreign) {
     std::ofstream f(dump_dir + "/cpp." + cell.serializer + "." + cell.dataset + ".bin",
                     std::ios::binary);
     f.write(reinterpret_cast<const char*>(r.enc.data()), static_cast<std::streamsize>(r.enc_size));
   }
-  json sizes = r.sizes();
+  json sizes = foreign ? json{{"encoded", r.enc_size}} : r.sizes();
 
   // set up the timed operations
   struct OpState {
@@ -192,6 +204,12 @@ void run_typed(const SerializerEntry& e, DatasetId id, const Cell& cell, const T
     if (!cname.empty() && !make_compressor(cname)) {
       emit(error_result(cell.serializer, cell.dataset, name, "unsupported", "unsupported",
                         "unknown codec '" + cname + "'; valid: zlib, zstd, lz4"));
+      done.insert(name);
+      continue;
+    }
+    if (foreign && name != "decode") {
+      emit(error_result(cell.serializer, cell.dataset, name, "unsupported", "unsupported",
+                        "with decode_from only decode is timed"));
       done.insert(name);
       continue;
     }
@@ -280,6 +298,8 @@ int run() {
       cell.check_data = c.contains("check_data") && !c["check_data"].is_null()
                             ? c["check_data"].get<std::string>()
                             : cell.data;
+      if (c.contains("decode_from") && c["decode_from"].is_string())
+        cell.decode_from = c["decode_from"].get<std::string>();
       cell.operations = c.contains("operations") ? c["operations"].get<std::vector<std::string>>()
                                                  : std::vector<std::string>{"encode", "decode"};
       cells.push_back(cell);
@@ -294,6 +314,8 @@ int run() {
       cfg.warmup_tolerance = t.value("warmup_tolerance", cfg.warmup_tolerance);
       cfg.warmup_max_ns = t.value("warmup_max_ns", cfg.warmup_max_ns);
       cfg.peak_alloc = t.value("peak_alloc", cfg.peak_alloc);
+      if (t.contains("budget_ns") && t["budget_ns"].is_number())
+        cfg.budget_ns = t["budget_ns"].get<uint64_t>();
     }
     if (req.contains("dump_dir") && req["dump_dir"].is_string())
       dump_dir = req["dump_dir"].get<std::string>();

@@ -78,17 +78,28 @@ void calibrate_and_warm(TimedOp& op, const TimingConfig& cfg) {
 
 void measure(std::vector<TimedOp*>& ops, const TimingConfig& cfg) {
   for (auto* op : ops) calibrate_and_warm(*op, cfg);
+  // Round-robin: one sample of each unfinished operation in turn.
+  std::vector<uint64_t> spent(ops.size(), 0);
   uint64_t start = now_ns(CLOCK_MONOTONIC);
-  for (size_t k = 0;; ++k) {
-    if (k >= cfg.max_samples) break;
-    if (k >= cfg.min_samples && now_ns(CLOCK_MONOTONIC) - start >= cfg.max_measure_ns) break;
-    for (auto* op : ops) {
-      Raw r = batch(*op, op->s.iterations);
-      op->s.wall.push_back(r.wall);
-      op->s.cpu.push_back(r.cpu);
-      op->s.alloc_bytes.push_back(r.bytes);
-      op->s.alloc_count.push_back(r.count);
+  for (;;) {
+    bool all_done = true;
+    uint64_t elapsed = now_ns(CLOCK_MONOTONIC) - start;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      auto& s = ops[i]->s;
+      size_t k = s.wall.size();
+      bool done =
+          k >= cfg.max_samples || (k >= cfg.min_samples && elapsed >= cfg.max_measure_ns) ||
+          (cfg.budget_ns && spent[i] >= cfg.budget_ns && k >= std::min<size_t>(3, cfg.min_samples));
+      if (done) continue;
+      all_done = false;
+      Raw r = batch(*ops[i], s.iterations);
+      s.wall.push_back(r.wall);
+      s.cpu.push_back(r.cpu);
+      s.alloc_bytes.push_back(r.bytes);
+      s.alloc_count.push_back(r.count);
+      spent[i] += r.wall;
     }
+    if (all_done) break;
   }
 }
 

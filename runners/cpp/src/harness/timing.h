@@ -30,6 +30,7 @@ struct TimingConfig {
   double warmup_tolerance = 0.05;
   uint64_t warmup_max_ns = 300000000;
   bool peak_alloc = true;
+  uint64_t budget_ns = 0;  // 0: none; else stop an operation at 3 samples once it is spent
 };
 
 struct Samples {
