@@ -53,7 +53,7 @@ void describe() {
       {"runner", "cpp"},
       {"language", "cpp"},
       {"runtime", {{"name", "g++"}, {"version", __VERSION__}, {"details", runtime_details()}}},
-      {"capabilities", json::array({"decode_from"})}};
+      {"capabilities", json::array({"decode_from", "transport"})}};
   json sers = json::array();
   for (const auto& e : registry()) {
     json ds = json::object();
@@ -333,11 +333,16 @@ int run() {
 }  // namespace
 }  // namespace sb
 
+namespace sb {
+int transport_main();
+}
+
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   std::string cmd = argc > 1 ? argv[1] : "";
   if (cmd == "describe") return sb::describe(), 0;
   if (cmd == "run") return sb::run();
-  std::cerr << "usage: serbench-cpp-runner describe|run\n";
+  if (cmd == "transport") return sb::transport_main();
+  std::cerr << "usage: serbench-cpp-runner describe|run|transport\n";
   return 2;
 }
