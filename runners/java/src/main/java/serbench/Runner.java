@@ -231,7 +231,8 @@ public final class Runner {
     Dataset check;
     try {
       data = load(kind, c.path("data").asText());
-      String checkPath = c.path("check_data").isTextual() ? c.get("check_data").asText() : c.path("data").asText();
+      String checkPath =
+          c.path("check_data").isTextual() ? c.get("check_data").asText() : c.path("data").asText();
       check = load(kind, checkPath);
     } catch (Throwable t) {
       cell.errorAll("error", "bad_data", describe(t));
@@ -299,17 +300,17 @@ public final class Runner {
     int[] seen = {0};
     try {
       plain.decode(
-        encoded,
-        encoded.length,
-        (i, m) -> {
-          seen[0]++;
-          if (firstDiff[0] == null) {
-            String d = Diff.first(check.message(i), m);
-            if (d != null) {
-              firstDiff[0] = (data.kind.stream ? "[" + i + "]" : "") + d;
+          encoded,
+          encoded.length,
+          (i, m) -> {
+            seen[0]++;
+            if (firstDiff[0] == null) {
+              String d = Diff.first(check.message(i), m);
+              if (d != null) {
+                firstDiff[0] = (data.kind.stream ? "[" + i + "]" : "") + d;
+              }
             }
-          }
-        });
+          });
     } catch (Exception e) {
       // The library could not read back what it wrote: a failed round trip, not a harness error.
       System.err.println("check: " + ser.name() + "/" + kind.id + ": decode raised " + e);
@@ -343,7 +344,8 @@ public final class Runner {
       if (spec == null) {
         continue;
       }
-      Workload w = new Workload(codec, data, spec.codec == null ? null : Compressor.create(spec.codec));
+      Workload w =
+          new Workload(codec, data, spec.codec == null ? null : Compressor.create(spec.codec));
       if (spec.encode) {
         ops.add(
             n -> {
@@ -390,7 +392,13 @@ public final class Runner {
       Map<String, Object> r;
       if (spec == null) {
         r = cell.result(op, "unsupported");
-        r.put("error", error("unsupported", "operation '" + op + "' is not supported; the Java runner has encode, decode, encode+{zlib,zstd,lz4}, {zlib,zstd,lz4}+decode"));
+        r.put(
+            "error",
+            error(
+                "unsupported",
+                "operation '"
+                    + op
+                    + "' is not supported; the Java runner has encode, decode, encode+{zlib,zstd,lz4}, {zlib,zstd,lz4}+decode"));
         emit(r);
         continue;
       }

@@ -33,7 +33,8 @@ class SizesTest {
   private static Dataset s1(Path dir) throws Exception {
     StringBuilder sb = new StringBuilder();
     sb.append("{\"format\":\"serbench-dataset\",\"version\":1,\"name\":\"android-users\",")
-        .append("\"scenario\":\"S1\",\"scale\":\"quick\",\"framing\":\"single\",\"count\":1,\"items\":[[");
+        .append(
+            "\"scenario\":\"S1\",\"scale\":\"quick\",\"framing\":\"single\",\"count\":1,\"items\":[[");
     for (int i = 0; i < 30; i++) {
       sb.append(i == 0 ? "" : ",")
           .append("{\"id\":")
@@ -144,7 +145,8 @@ class SizesTest {
       for (String name : Compressor.NAMES) {
         Codec c = Registry.byName(ser).codec(d.kind);
         long real = new Workload(c, d, Compressor.create(name)).encode().size();
-        assertEquals(real, new Workload(c, d, Compressor.create(name)).compressedSize(), ser + name);
+        assertEquals(
+            real, new Workload(c, d, Compressor.create(name)).compressedSize(), ser + name);
       }
     }
   }

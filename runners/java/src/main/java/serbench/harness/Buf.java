@@ -36,7 +36,9 @@ public final class Buf extends OutputStream {
     }
   }
 
-  /** Declares that {@code k} bytes were written directly into {@link #array()} at {@link #size()}. */
+  /**
+   * Declares that {@code k} bytes were written directly into {@link #array()} at {@link #size()}.
+   */
   public void advance(int k) {
     n += k;
   }

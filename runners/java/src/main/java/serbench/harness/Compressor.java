@@ -124,8 +124,8 @@ public abstract class Compressor {
   }
 
   /**
-   * LZ4 frame format (lz4-java's block codec at its default level, framed here so that buffers
-   * are reused: independent blocks of up to 4 MiB, content size in the header, no checksums).
+   * LZ4 frame format (lz4-java's block codec at its default level, framed here so that buffers are
+   * reused: independent blocks of up to 4 MiB, content size in the header, no checksums).
    */
   public static final class Lz4 extends Compressor {
     private static final int MAGIC = 0x184D2204;
@@ -148,7 +148,10 @@ public abstract class Compressor {
     }
 
     private static int le32(byte[] b, int p) {
-      return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | (b[p + 3] & 0xFF) << 24;
+      return (b[p] & 0xFF)
+          | (b[p + 1] & 0xFF) << 8
+          | (b[p + 2] & 0xFF) << 16
+          | (b[p + 3] & 0xFF) << 24;
     }
 
     @Override

@@ -23,8 +23,8 @@ import serbench.model.TestClass;
 import serbench.model.Viewport;
 
 /**
- * The built-in datasets: name, framing, the Java type of one message and how to build it from
- * the canonical JSON (datasets/README.md).
+ * The built-in datasets: name, framing, the Java type of one message and how to build it from the
+ * canonical JSON (datasets/README.md).
  */
 public enum DatasetKind {
   ANDROID_USERS(
@@ -50,6 +50,7 @@ public enum DatasetKind {
 
   public final String id;
   public final boolean stream;
+
   /** The Java type of one message (generic for lists and maps). */
   public final Type type;
 

@@ -105,7 +105,9 @@ public final class Diff {
     }
     if (o instanceof String) {
       String s = (String) o;
-      return s.length() > 40 ? "'" + s.substring(0, 37) + "...' (" + s.length() + " chars)" : "'" + s + "'";
+      return s.length() > 40
+          ? "'" + s.substring(0, 37) + "...' (" + s.length() + " chars)"
+          : "'" + s + "'";
     }
     if (o instanceof List || o instanceof Map) {
       return o.getClass().getSimpleName();

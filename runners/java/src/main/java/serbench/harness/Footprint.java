@@ -16,7 +16,8 @@ public final class Footprint {
       return 0L;
     }
     try {
-      File f = new File(Footprint.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      File f =
+          new File(Footprint.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       if (!f.isFile()) {
         return null;
       }

@@ -154,9 +154,9 @@ public final class Sampler {
 
   /**
    * Calibrates each operation, warms all of them up round-robin until every one is steady, then
-   * measures them round-robin. Steady (protocol section 7) is the window rule for each
-   * operation, plus, on the JVM, no JIT compilation during the last window: the window rule
-   * alone is fooled by the plateau of C1-compiled code before C2 is done.
+   * measures them round-robin. Steady (protocol section 7) is the window rule for each operation,
+   * plus, on the JVM, no JIT compilation during the last window: the window rule alone is fooled by
+   * the plateau of C1-compiled code before C2 is done.
    */
   public List<Samples> measure(List<Op> ops) throws Exception {
     int m = ops.size();

@@ -3,8 +3,8 @@ package serbench.harness;
 import java.lang.ref.WeakReference;
 
 /**
- * Consumes results so that the JIT cannot remove the work that produced them (the approach of
- * JMH's Blackhole: a comparison with volatile fields plus a rare, unpredictable escape).
+ * Consumes results so that the JIT cannot remove the work that produced them (the approach of JMH's
+ * Blackhole: a comparison with volatile fields plus a rare, unpredictable escape).
  */
 public final class Sink {
   public volatile int i1 = 1;

@@ -70,10 +70,10 @@ public final class Workload {
   }
 
   /**
-   * The size of one iteration of encode+codec, computed without compressing every stream
-   * message: message {@code i} is {@code items[i % items.length]} and each one is encoded and
-   * compressed on its own, so the framed size is a sum over the distinct items (each codec here
-   * is stateless across messages). For single messages it is the size of the real output.
+   * The size of one iteration of encode+codec, computed without compressing every stream message:
+   * message {@code i} is {@code items[i % items.length]} and each one is encoded and compressed on
+   * its own, so the framed size is a sum over the distinct items (each codec here is stateless
+   * across messages). For single messages it is the size of the real output.
    */
   public long compressedSize() throws Exception {
     if (!stream || items.length >= count) {

@@ -33,9 +33,9 @@ import serbench.model.TestClass;
 import serbench.model.Viewport;
 
 /**
- * Apache Avro binary encoding with generic records, from the dataset .avsc files (copied onto
- * the classpath at build time). Encode builds the generic records from the model objects; decode
- * builds the model objects from the generic records (both timed).
+ * Apache Avro binary encoding with generic records, from the dataset .avsc files (copied onto the
+ * classpath at build time). Encode builds the generic records from the model objects; decode builds
+ * the model objects from the generic records (both timed).
  */
 public final class AvroSerializer extends Serializer {
   public AvroSerializer() {

@@ -7,6 +7,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import serbench.fbs.android_users.SampleList;
+import serbench.fbs.click_maps.ClicksEntry;
+import serbench.fbs.log_records.TestClassList;
+import serbench.fbs.one_mb_dict.Dict;
+import serbench.fbs.one_mb_dict.Entry;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.DatasetKind;
@@ -22,16 +27,11 @@ import serbench.model.Test3;
 import serbench.model.Test4;
 import serbench.model.TestClass;
 import serbench.model.Viewport;
-import serbench.fbs.android_users.SampleList;
-import serbench.fbs.click_maps.ClicksEntry;
-import serbench.fbs.log_records.TestClassList;
-import serbench.fbs.one_mb_dict.Dict;
-import serbench.fbs.one_mb_dict.Entry;
 
 /**
  * FlatBuffers (flatbuffers-java, code from Debian's flatc of the same version) from
- * datasets/*&#47;*.fbs at build time. Decode here is a full decode into the model objects; the
- * lazy accessor form FlatBuffers is known for would be a separate lazy-access row.
+ * datasets/*&#47;*.fbs at build time. Decode here is a full decode into the model objects; the lazy
+ * accessor form FlatBuffers is known for would be a separate lazy-access row.
  */
 public final class FlatBuffersSerializer extends Serializer {
   public FlatBuffersSerializer() {
@@ -200,8 +200,7 @@ public final class FlatBuffersSerializer extends Serializer {
       Click k = e.getValue();
       int key = b.createString(e.getKey());
       int sel = b.createString(k.selector);
-      int click =
-          serbench.fbs.click_maps.Click.createClick(b, k.x, k.y, k.count, k.lastClick, sel);
+      int click = serbench.fbs.click_maps.Click.createClick(b, k.x, k.y, k.count, k.lastClick, sel);
       offs[i++] = ClicksEntry.createClicksEntry(b, key, click);
     }
     int clicks = serbench.fbs.click_maps.ClickMap.createClicksVector(b, offs);

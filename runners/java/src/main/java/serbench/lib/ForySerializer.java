@@ -36,8 +36,17 @@ public final class ForySerializer extends Serializer {
   }
 
   private static final Class<?>[] CLASSES = {
-    Gender.class, SampleData.class, Test1.class, Test2.class, Test3.class, Test4.class,
-    Viewport.class, Click.class, ClickMap.class, Pair.class, TestClass.class
+    Gender.class,
+    SampleData.class,
+    Test1.class,
+    Test2.class,
+    Test3.class,
+    Test4.class,
+    Viewport.class,
+    Click.class,
+    ClickMap.class,
+    Pair.class,
+    TestClass.class
   };
 
   @Override

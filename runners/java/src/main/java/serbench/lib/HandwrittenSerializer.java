@@ -26,8 +26,8 @@ import serbench.model.TestClass;
 import serbench.model.Viewport;
 
 /**
- * Field-by-field writer (DataOutputStream) and reader (ByteBuffer) with no library: S1's
- * Parcelable stand-in. Strings are an int32 byte length and UTF-8; lists and maps an int32 count.
+ * Field-by-field writer (DataOutputStream) and reader (ByteBuffer) with no library: S1's Parcelable
+ * stand-in. Strings are an int32 byte length and UTF-8; lists and maps an int32 count.
  */
 public final class HandwrittenSerializer extends Serializer {
   public HandwrittenSerializer() {

@@ -33,7 +33,8 @@ public final class JavaSerialization extends Serializer {
 
       @Override
       public Object decode(byte[] buf, int off, int len) throws Exception {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(buf, off, len))) {
+        try (ObjectInputStream in =
+            new ObjectInputStream(new ByteArrayInputStream(buf, off, len))) {
           return in.readObject();
         }
       }

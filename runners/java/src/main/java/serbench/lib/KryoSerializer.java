@@ -88,7 +88,8 @@ public final class KryoSerializer extends Serializer {
     }
     Output output = new Output(4096, -1);
     Input input = new Input();
-    Compressor.Zlib zlib = deflate ? new Compressor.Zlib(java.util.zip.Deflater.DEFAULT_COMPRESSION) : null;
+    Compressor.Zlib zlib =
+        deflate ? new Compressor.Zlib(java.util.zip.Deflater.DEFAULT_COMPRESSION) : null;
     Buf inflated = new Buf();
     return new Codec() {
       @Override

@@ -30,9 +30,9 @@ import serbench.model.TestClass;
 import serbench.model.Viewport;
 
 /**
- * msgpack-core (msgpack-java) written by hand in the seed's positional layout: a record is an
- * array of its fields in order, an enum its ordinal, S1's list header an array16, S2's Test3 a
- * bare string, a timestamp int64 milliseconds. Streams are plain concatenation.
+ * msgpack-core (msgpack-java) written by hand in the seed's positional layout: a record is an array
+ * of its fields in order, an enum its ordinal, S1's list header an array16, S2's Test3 a bare
+ * string, a timestamp int64 milliseconds. Streams are plain concatenation.
  */
 public final class MsgpackCoreSerializer extends Serializer {
   public MsgpackCoreSerializer() {
@@ -113,7 +113,8 @@ public final class MsgpackCoreSerializer extends Serializer {
   private static final class PackCodec implements SelfDelimitingCodec {
     private final Writer writer;
     private final Reader reader;
-    private final OutputStreamBufferOutput output = new OutputStreamBufferOutput(OutputStream.nullOutputStream());
+    private final OutputStreamBufferOutput output =
+        new OutputStreamBufferOutput(OutputStream.nullOutputStream());
     private final MessagePacker packer = MessagePack.newDefaultPacker(output);
     private final ArrayBufferInput input = new ArrayBufferInput(new byte[0]);
     private final MessageUnpacker unpacker = MessagePack.newDefaultUnpacker(input);

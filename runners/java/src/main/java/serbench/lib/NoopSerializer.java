@@ -7,8 +7,8 @@ import serbench.harness.DatasetKind;
 import serbench.harness.Serializer;
 
 /**
- * The baseline: encode writes an 8-byte blob prepared before timing, decode hands back the
- * original messages in order, through the same loop, sinks and framing as real serializers.
+ * The baseline: encode writes an 8-byte blob prepared before timing, decode hands back the original
+ * messages in order, through the same loop, sinks and framing as real serializers.
  */
 public final class NoopSerializer extends Serializer {
   public NoopSerializer() {

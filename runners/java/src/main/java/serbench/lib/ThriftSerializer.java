@@ -209,8 +209,7 @@ public final class ThriftSerializer extends Serializer {
     HashMap<String, serbench.thrift.Click> clicks = new HashMap<>();
     for (Map.Entry<String, Click> e : c.clicks.entrySet()) {
       Click k = e.getValue();
-      clicks.put(
-          e.getKey(), new serbench.thrift.Click(k.x, k.y, k.count, k.lastClick, k.selector));
+      clicks.put(e.getKey(), new serbench.thrift.Click(k.x, k.y, k.count, k.lastClick, k.selector));
     }
     return new serbench.thrift.ClickMap(
         c.url, c.day, new serbench.thrift.Viewport(c.viewport.width, c.viewport.height), clicks);

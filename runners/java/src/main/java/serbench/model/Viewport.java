@@ -18,7 +18,9 @@ public final class Viewport implements Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Viewport && ((Viewport) o).width == width && ((Viewport) o).height == height;
+    return o instanceof Viewport
+        && ((Viewport) o).width == width
+        && ((Viewport) o).height == height;
   }
 
   @Override
