@@ -3,7 +3,7 @@
 
 Runs JMH (target/serbench-jmh.jar, benchmark serbench.jmh.CellBench) and the serbench runner
 (target/serbench-runner.jar) ALTERNATELY in one session: for each round, for each cell, one JMH
-fork per operation and then one serbench process for the cell. Both tools time the same code
+fork per operation and then one serbench process for the cell (JMH first in odd rounds, serbench first in even ones). Both tools time the same code
 (serbench.harness.Workload: one iteration = one encode or decode of the whole dataset) with
 samples of the same length (--sample-ms), and the SAME estimators are computed from both tools'
 raw samples:
@@ -122,8 +122,13 @@ def main() -> None:
     for r in range(1, a.rounds + 1):
         for ser, ds in CELLS:
             path = data_file(a.scale, ds)
-            jmh = {op: run_jmh(a.java, ser, ds, path, op, a) for op in OPS}
-            sb = run_serbench(a.java, ser, ds, path, a)
+            # Alternate which tool goes first, so a drift in the machine's load favours neither.
+            if r % 2 == 1:
+                jmh = {op: run_jmh(a.java, ser, ds, path, op, a) for op in OPS}
+                sb = run_serbench(a.java, ser, ds, path, a)
+            else:
+                sb = run_serbench(a.java, ser, ds, path, a)
+                jmh = {op: run_jmh(a.java, ser, ds, path, op, a) for op in OPS}
             for op in OPS:
                 key = (ser, ds, op)
                 pooled.setdefault(key, {"jmh": [], "serbench": []})
