@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "harness/dataset.h"
+#include "harness/lenient.h"
 #include "harness/serializer.h"
 
 using namespace sb;
@@ -119,6 +120,10 @@ int main() {
          "S2 Test4 protobuf 8230 B/msg");
   expect(encoded_size("msgpack", DatasetId::Test4, t4(), true) == 8202,
          "S2 Test4 msgpack 8202 B/msg");
+
+  expect(parse_iso8601_ms("1999-12-12T00:00:00+00:00") == 944956800000LL, "ISO-8601 with offset");
+  expect(parse_iso8601_ms("1999-12-12T01:00:00.250+01:00") == 944956800250LL, "ISO-8601 fraction, +01:00");
+  expect(parse_iso8601_ms("1969-12-31T23:59:59Z") == -1000, "ISO-8601 before the epoch");
 
   roundtrip_all(DatasetId::AndroidUsers, s1());
   roundtrip_all(DatasetId::Test1, Test1{1, 2});

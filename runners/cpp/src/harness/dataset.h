@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lenient.h"
 #include "types.h"
 
 namespace sb {
@@ -25,13 +26,15 @@ void from_canonical(const nlohmann::json& j, T& out) {
   if constexpr (std::is_same_v<T, bool>) {
     out = j.get<bool>();
   } else if constexpr (std::is_enum_v<T>) {
-    out = static_cast<T>(j.get<int64_t>());
+    out =
+        j.is_string() ? enum_from_name<T>(j.get<std::string>()) : static_cast<T>(j.get<int64_t>());
   } else if constexpr (std::is_integral_v<T>) {
     out = j.get<T>();
   } else if constexpr (std::is_same_v<T, std::string>) {
     out = j.get<std::string>();
   } else if constexpr (is_timestamp_v<T>) {
-    out = Timestamp(std::chrono::milliseconds(j.get<int64_t>()));
+    out = Timestamp(std::chrono::milliseconds(j.is_string() ? parse_iso8601_ms(j.get<std::string>())
+                                                            : j.get<int64_t>()));
   } else if constexpr (is_vector<T>::value) {
     out.clear();
     out.resize(j.size());

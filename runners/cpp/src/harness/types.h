@@ -184,8 +184,8 @@ decltype(auto) dispatch_dataset(DatasetId id, F&& f) {
     return f(std::integral_constant<DatasetId, DatasetId::X>{});
     SB_CASE(AndroidUsers)
     SB_CASE(Test1)
-    SB_CASE(Test2) SB_CASE(Test3) SB_CASE(Test4) SB_CASE(OneMbDict) SB_CASE(ClickMaps)
-        SB_CASE(LogRecords)
+    SB_CASE(Test2)
+    SB_CASE(Test3) SB_CASE(Test4) SB_CASE(OneMbDict) SB_CASE(ClickMaps) SB_CASE(LogRecords)
 #undef SB_CASE
   }
   return f(std::integral_constant<DatasetId, DatasetId::AndroidUsers>{});

@@ -3,6 +3,7 @@
 // are int64, int32 and enums int32, timestamps BSON UTC date-time.
 #include <bson/bson.h>
 
+#include "../harness/lenient.h"
 #include "../harness/serializer.h"
 
 namespace sb {
@@ -85,20 +86,32 @@ void get(bson_iter_t* it, T& v) {
   if constexpr (std::is_same_v<T, bool>) {
     if (!BSON_ITER_HOLDS_BOOL(it)) bad("bool");
     v = bson_iter_bool(it);
-  } else if constexpr (std::is_enum_v<T> || std::is_same_v<T, int32_t>) {
-    if (!BSON_ITER_HOLDS_INT32(it)) bad("int32");
-    v = static_cast<T>(bson_iter_int32(it));
+  } else if constexpr (std::is_enum_v<T>) {
+    if (BSON_ITER_HOLDS_UTF8(it)) {
+      uint32_t len;
+      const char* s = bson_iter_utf8(it, &len);
+      v = enum_from_name<T>(std::string_view(s, len));
+    } else {
+      if (!BSON_ITER_HOLDS_INT32(it) && !BSON_ITER_HOLDS_INT64(it)) bad("integer");
+      v = static_cast<T>(bson_iter_as_int64(it));
+    }
   } else if constexpr (std::is_integral_v<T>) {
-    if (!BSON_ITER_HOLDS_INT64(it)) bad("int64");
-    v = static_cast<T>(bson_iter_int64(it));
+    // either integer width (other runners pick the narrowest that fits)
+    if (!BSON_ITER_HOLDS_INT32(it) && !BSON_ITER_HOLDS_INT64(it)) bad("integer");
+    v = static_cast<T>(bson_iter_as_int64(it));
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!BSON_ITER_HOLDS_UTF8(it)) bad("utf8");
     uint32_t len;
     const char* s = bson_iter_utf8(it, &len);
     v.assign(s, len);
   } else if constexpr (is_timestamp_v<T>) {
-    if (!BSON_ITER_HOLDS_DATE_TIME(it)) bad("date_time");
-    v = Timestamp(std::chrono::milliseconds(bson_iter_date_time(it)));
+    if (BSON_ITER_HOLDS_DATE_TIME(it)) {
+      v = Timestamp(std::chrono::milliseconds(bson_iter_date_time(it)));
+    } else if (BSON_ITER_HOLDS_INT64(it) || BSON_ITER_HOLDS_INT32(it)) {
+      v = Timestamp(std::chrono::milliseconds(bson_iter_as_int64(it)));
+    } else {
+      bad("date_time");
+    }
   } else {
     if (is_vector<T>::value ? !BSON_ITER_HOLDS_ARRAY(it) : !BSON_ITER_HOLDS_DOCUMENT(it))
       bad("document");

@@ -68,6 +68,28 @@ void convert(const msgpack::object& o, T& v) {
     if (o.type != object_type::STR) bad("str");
     v.assign(o.via.str.ptr, o.via.str.size);
   } else if constexpr (is_timestamp_v<T>) {
+    if (o.type == object_type::EXT && o.via.ext.type() == -1) {
+      // the MessagePack timestamp extension (written by other runners; we write int64 ms)
+      const auto* b = reinterpret_cast<const uint8_t*>(o.via.ext.data());
+      auto be = [&](size_t off, size_t n) {
+        uint64_t x = 0;
+        for (size_t i = 0; i < n; ++i) x = x << 8 | b[off + i];
+        return x;
+      };
+      int64_t sec = 0, nsec = 0;
+      if (o.via.ext.size == 4) {
+        sec = static_cast<int64_t>(be(0, 4));
+      } else if (o.via.ext.size == 8) {
+        uint64_t x = be(0, 8);
+        nsec = static_cast<int64_t>(x >> 34), sec = static_cast<int64_t>(x & ((1ull << 34) - 1));
+      } else if (o.via.ext.size == 12) {
+        nsec = static_cast<int64_t>(be(0, 4)), sec = static_cast<int64_t>(be(4, 8));
+      } else {
+        bad("timestamp extension");
+      }
+      v = Timestamp(std::chrono::milliseconds(sec * 1000 + nsec / 1000000));
+      return;
+    }
     int64_t ms;
     convert(o, ms);
     v = Timestamp(std::chrono::milliseconds(ms));

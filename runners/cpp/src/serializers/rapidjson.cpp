@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "../harness/lenient.h"
 #include "json_writer.h"
 
 namespace sb {
@@ -18,6 +19,10 @@ void read(const rapidjson::Value& j, T& v) {
     if (!j.IsBool()) bad("bool");
     v = j.GetBool();
   } else if constexpr (std::is_enum_v<T>) {
+    if (j.IsString()) {
+      v = enum_from_name<T>(std::string_view(j.GetString(), j.GetStringLength()));
+      return;
+    }
     if (!j.IsInt()) bad("int");
     v = static_cast<T>(j.GetInt());
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
@@ -30,6 +35,11 @@ void read(const rapidjson::Value& j, T& v) {
     if (!j.IsString()) bad("string");
     v.assign(j.GetString(), j.GetStringLength());
   } else if constexpr (is_timestamp_v<T>) {
+    if (j.IsString()) {
+      v = Timestamp(std::chrono::milliseconds(
+          parse_iso8601_ms(std::string_view(j.GetString(), j.GetStringLength()))));
+      return;
+    }
     if (!j.IsInt64()) bad("int");
     v = Timestamp(std::chrono::milliseconds(j.GetInt64()));
   } else if constexpr (is_vector<T>::value) {

@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include "../harness/compress.h"
+#include "../harness/lenient.h"
 #include "json_writer.h"
 
 namespace sb {
@@ -18,7 +19,8 @@ void read_od(od::value j, T& v) {
   if constexpr (std::is_same_v<T, bool>) {
     v = bool(j);
   } else if constexpr (std::is_enum_v<T>) {
-    v = static_cast<T>(int64_t(j));
+    v = j.type() == od::json_type::string ? enum_from_name<T>(std::string_view(j))
+                                          : static_cast<T>(int64_t(j));
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     v = static_cast<T>(int64_t(j));
   } else if constexpr (std::is_integral_v<T>) {
@@ -26,7 +28,8 @@ void read_od(od::value j, T& v) {
   } else if constexpr (std::is_same_v<T, std::string>) {
     v = std::string_view(j);
   } else if constexpr (is_timestamp_v<T>) {
-    v = Timestamp(std::chrono::milliseconds(int64_t(j)));
+    v = Timestamp(std::chrono::milliseconds(
+        j.type() == od::json_type::string ? parse_iso8601_ms(std::string_view(j)) : int64_t(j)));
   } else if constexpr (is_vector<T>::value) {
     v.clear();
     for (auto x : j.get_array()) read_od(x.value(), v.emplace_back());
@@ -44,7 +47,7 @@ void read_dom(simdjson::dom::element j, T& v) {
   if constexpr (std::is_same_v<T, bool>) {
     v = bool(j);
   } else if constexpr (std::is_enum_v<T>) {
-    v = static_cast<T>(int64_t(j));
+    v = j.is_string() ? enum_from_name<T>(std::string_view(j)) : static_cast<T>(int64_t(j));
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     v = static_cast<T>(int64_t(j));
   } else if constexpr (std::is_integral_v<T>) {
@@ -52,7 +55,8 @@ void read_dom(simdjson::dom::element j, T& v) {
   } else if constexpr (std::is_same_v<T, std::string>) {
     v = std::string_view(j);
   } else if constexpr (is_timestamp_v<T>) {
-    v = Timestamp(std::chrono::milliseconds(int64_t(j)));
+    v = Timestamp(std::chrono::milliseconds(j.is_string() ? parse_iso8601_ms(std::string_view(j))
+                                                          : int64_t(j)));
   } else if constexpr (is_vector<T>::value) {
     simdjson::dom::array a = j;
     v.resize(a.size());
