@@ -30,26 +30,27 @@ double median(std::vector<uint64_t> v) {
 }
 
 void calibrate_and_warm(TimedOp& op, const TimingConfig& cfg) {
-  // peak heap growth of one operation, outside the samples
-  if (cfg.peak_alloc) {
-    auto& ac = alloc_counters();
-    reset_peak();
-    int64_t live0 = ac.live;
-    op.body();
-    op.s.peak_alloc = ac.peak - live0;
-  }
-
+  // The first batch is one operation: it also gives the peak heap growth of one operation
+  // (outside the samples).
+  auto& ac = alloc_counters();
+  reset_peak();
+  int64_t live0 = ac.live;
   uint64_t iters = 1;
+  Raw r = batch(op, iters);
+  if (cfg.peak_alloc) op.s.peak_alloc = ac.peak - live0;
   for (;;) {
-    // the faster of two batches, so that one preemption does not end calibration early
-    Raw r = batch(op, iters);
-    if (r.wall >= cfg.min_sample_ns) r.wall = std::min(r.wall, batch(op, iters).wall);
+    // Confirm a batch that reached the target with a second one and keep the faster, so
+    // that one preemption does not end calibration early (not needed for long batches).
+    if (r.wall >= cfg.min_sample_ns &&
+        r.wall < std::max<uint64_t>(4 * cfg.min_sample_ns, 100000000))
+      r.wall = std::min(r.wall, batch(op, iters).wall);
     if (r.wall >= cfg.min_sample_ns || iters >= (1ull << 40)) break;
     // jump close to the target, at most x16 at a time, powers of two
     uint64_t want = r.wall ? cfg.min_sample_ns / r.wall : 16;
     uint64_t mult = 2;
     while (mult < want && mult < 16) mult *= 2;
     iters *= mult;
+    r = batch(op, iters);
   }
   op.s.iterations = iters;
   std::vector<uint64_t> walls;
