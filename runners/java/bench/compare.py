@@ -113,6 +113,9 @@ def main() -> None:
     ap.add_argument("--sample-ms", type=int, default=20)
     ap.add_argument("--java", default="java")
     a = ap.parse_args()
+    for jar in ("serbench-jmh.jar", "serbench-runner.jar"):
+        if not os.path.exists(os.path.join(RUNNER_DIR, "target", jar)):
+            raise SystemExit(f"target/{jar} is missing: run `mvn -q -B -P jmh -DskipTests package` first")
     jvm = subprocess.run([a.java, "-version"], capture_output=True, text=True).stderr.splitlines()
     print(f"JVM: {' | '.join(jvm)}")
     print(f"load average before: {os.getloadavg()} on {os.cpu_count()} CPUs")
