@@ -155,8 +155,7 @@ def fmt_est(e: Estimate | None) -> str:
     if e is None:
         return "-"
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0
-    level = "" if e.ci_confidence >= 0.95 else f" @{100 * e.ci_confidence:.0f}%"
-    return f"{fmt_ns(e.headline_ns)} ±{pct:.1f}%{level} (min {fmt_ns(e.min_ns)})"
+    return f"{fmt_ns(e.headline_ns)} ±{pct:.1f}% (min {fmt_ns(e.min_ns)})"
 
 
 def _stability(row: Row) -> str:

@@ -5,8 +5,9 @@ within ``FAST_MODE_WIDTH`` of the minimum. docs/method.md gives the evidence: on
 machines a process flips between a fast mode and a ~2x slower one every few seconds,
 so the plain median jumps between modes (±50% across runs) while the fast mode's
 centre moves like the minimum (±3.5%) and, unlike the minimum, has a
-distribution-free confidence interval (order statistics of a binomial). With several
-processes the interval comes from the spread of the per-process headlines.
+distribution-free confidence interval (order statistics of a binomial). A process can
+spend its whole life in the slow phase, so with several processes the fast mode is
+taken over all their samples pooled and the interval comes from resampling processes.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from scipy import stats as sps
 FAST_MODE_WIDTH = 0.25  # fast-mode samples: at most 25% above the minimum
 PRECISION_TARGET = 0.02  # a headline whose 95% CI half-width exceeds 2% is flagged
 OVERHEAD_FACTOR = 5.0  # an operation under 5x the no-op's time is flagged
+BOOTSTRAP = 400  # process resamples for a multi-process interval
 
 
 @dataclass
@@ -30,7 +32,6 @@ class Estimate:
     headline_ns: float
     ci_low_ns: float
     ci_high_ns: float
-    ci_confidence: float
     min_ns: float
     p10_ns: float
     median_ns: float
@@ -76,6 +77,11 @@ def fast_mode(values: np.ndarray) -> np.ndarray:
     return values[values <= values.min() * (1 + FAST_MODE_WIDTH)]
 
 
+def fast_mode_median(values: list[float] | np.ndarray) -> float:
+    """serbench's headline estimator on raw per-operation times (for cross-checks)."""
+    return float(np.median(fast_mode(np.sort(np.asarray(values, dtype=float)))))
+
+
 def _per_op(timings: list[dict[str, Any]], key: str) -> np.ndarray | None:
     parts = []
     for t in timings:
@@ -86,48 +92,46 @@ def _per_op(timings: list[dict[str, Any]], key: str) -> np.ndarray | None:
     return np.concatenate(parts) if parts else None
 
 
-def _fast_median(values: np.ndarray) -> tuple[float, float, float, np.ndarray]:
-    """(headline, CI low, CI high, fast-mode samples) of one process's sorted samples."""
-    fast = fast_mode(values)
-    lo, hi = median_ci(fast)
-    return float(np.median(fast)), lo, hi, fast
+def pooled_fast_median(per_process: list[np.ndarray]) -> float:
+    return float(np.median(fast_mode(np.sort(np.concatenate(per_process)))))
 
 
-def between_process_ci(headlines: list[float]) -> tuple[float, float, float]:
-    """(low, high, confidence) for the median of per-process headlines.
+def process_bootstrap_ci(
+    per_process: list[np.ndarray], resamples: int = BOOTSTRAP
+) -> tuple[float, float]:
+    """95% interval of the pooled fast-mode median, resampling whole processes.
 
-    Distribution-free: with n processes the true median lies between the k-th lowest and
-    k-th highest headline with binomial probability; with few processes the range
-    [min, max] is used and its confidence (1 - 2^(1-n)) reported as it is.
+    Processes, not samples, are the unit that varies most here: a process can spend all of
+    its life in the neighbour's slow phase. Resampling them keeps that in the interval.
     """
-    h = np.sort(np.asarray(headlines))
-    n = len(h)
-    if n < 6:
-        return float(h[0]), float(h[-1]), 1 - 2.0 ** (1 - n)
-    lo, hi = median_ci(h)
-    return lo, hi, 0.95
+    rng = np.random.default_rng(0)
+    n = len(per_process)
+    boots = [
+        pooled_fast_median([per_process[i] for i in rng.integers(0, n, n)])
+        for _ in range(resamples)
+    ]
+    lo, hi = np.percentile(boots, [2.5, 97.5])
+    return float(lo), float(hi)
 
 
 def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | None:
     """Estimate one operation from its samples, one timing dict per process.
 
     One process: the fast-mode median with its within-process 95% CI. Several: the
-    median of the per-process headlines, with a CI from their spread, since the machine's
-    phases make processes differ more than samples within one process do.
+    fast-mode median of all their samples pooled (the fast mode is found even when some
+    processes never left the slow phase), with a CI from resampling whole processes.
     """
     timings = [t for t in timings if t and t.get("wall_ns")]
     if not timings:
         return None
     per_process = [np.sort(_per_op([t], "wall_ns")) for t in timings]  # type: ignore[arg-type]
-    heads = [_fast_median(v) for v in per_process]
     ordered = np.sort(np.concatenate(per_process))
-    fast = np.concatenate([h[3] for h in heads])
-    if len(heads) == 1:
-        head, lo, hi = heads[0][0], heads[0][1], heads[0][2]
-        confidence = 0.95
-    else:
-        head = float(np.median([h[0] for h in heads]))
-        lo, hi, confidence = between_process_ci([h[0] for h in heads])
+    fast = fast_mode(ordered)
+    head = float(np.median(fast))
+    lo, hi = median_ci(fast)
+    if len(per_process) > 1:
+        boot_lo, boot_hi = process_bootstrap_ci(per_process)
+        lo, hi = min(lo, boot_lo), max(hi, boot_hi)
     cpu = _per_op(timings, "cpu_ns")
     cpu_head = float(np.median(fast_mode(np.sort(cpu)))) if cpu is not None else None
     q1, q3 = np.percentile(fast, [25, 75])
@@ -142,7 +146,6 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
         headline_ns=head,
         ci_low_ns=lo,
         ci_high_ns=hi,
-        ci_confidence=confidence,
         min_ns=float(ordered[0]),
         p10_ns=float(np.percentile(ordered, 10)),
         median_ns=float(np.median(ordered)),
