@@ -32,10 +32,10 @@ FULL_TIMING = {
     "min_sample_ns": 2_000_000,
     "min_samples": 30,
     "max_samples": 300,
-    "max_measure_ns": 600_000_000,
+    "max_measure_ns": 300_000_000,
     "warmup_window": 5,
     "warmup_tolerance": 0.05,
-    "warmup_max_ns": 400_000_000,
+    "warmup_max_ns": 300_000_000,
     "peak_alloc": True,
     "budget_ns": 3_000_000_000,
 }

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,8 +85,9 @@ class Dataset:
         digest = hashlib.sha256(blob).hexdigest()[:16]
         target = data_dir() / self.scale / f"{self.name}.{digest}.json"
         if not target.exists():
+            # A unique temporary name: several processes may write the same file at once.
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(".tmp")
+            tmp = target.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
             tmp.write_bytes(blob)
             tmp.replace(target)
         return target

@@ -14,10 +14,10 @@ TEST4 = {"t1": TEST1, "t2": TEST2, "t3": TEST3}
 
 # message and N per scale; "full" is the seed's N
 MESSAGES: dict[str, tuple[dict[str, Any], dict[str, int]]] = {
-    "test1": (TEST1, {"quick": 2**12, "standard": 2**18, "full": 2**23}),
-    "test2": (TEST2, {"quick": 2**12, "standard": 2**18, "full": 2**23}),
-    "test3": (TEST3, {"quick": 2**8, "standard": 2**12, "full": 2**15}),
-    "test4": (TEST4, {"quick": 2**8, "standard": 2**12, "full": 2**15}),
+    "test1": (TEST1, {"quick": 2**12, "standard": 2**16, "full": 2**23}),
+    "test2": (TEST2, {"quick": 2**12, "standard": 2**16, "full": 2**23}),
+    "test3": (TEST3, {"quick": 2**8, "standard": 2**11, "full": 2**15}),
+    "test4": (TEST4, {"quick": 2**8, "standard": 2**11, "full": 2**15}),
 }
 
 
