@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from serbench import datasets, environment, orchestrate, reference, report, runners, transport
+from serbench.operations import COMPRESSED
 from serbench.paths import default_db, state_dir
 from serbench.store import Store
 
@@ -232,7 +233,7 @@ def run_cmd(
         config.runners = list(runner or [])
         ops = list(operation or ["encode", "decode"])
         if codecs:
-            ops += [o for c in report.CODECS for o in (f"encode+{c}", f"{c}+decode")]
+            ops += list(COMPRESSED)
         config.operations = list(dict.fromkeys(ops))
         config.processes = max(1, processes)
         if timeout:

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from serbench import PROTOCOL_VERSION, datasets
+from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, RunnerUnavailable, describe, discover
 from serbench.store import CellKey, Store
 
@@ -92,9 +93,7 @@ def validate(config: RunConfig, specs: dict[str, RunnerSpec]) -> None:
             raise datasets.UnknownName(
                 f"unknown runner {name!r}; valid runners: {', '.join(specs)}"
             )
-    valid_ops = {"encode", "decode"} | {
-        f"{a}+{b}" for c in ("zlib", "zstd", "lz4") for a, b in (("encode", c), (c, "decode"))
-    }
+    valid_ops = set(OPERATIONS)
     for op in config.operations:
         if op not in valid_ops:
             raise datasets.UnknownName(

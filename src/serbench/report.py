@@ -11,10 +11,9 @@ from rich.console import Console
 from rich.table import Table
 
 from serbench import datasets
+from serbench.operations import CODECS
 from serbench.stats import OVERHEAD_FACTOR, Estimate, estimate
 from serbench.store import Store, decode_json
-
-CODECS = ("zlib", "zstd", "lz4")
 
 
 @dataclass

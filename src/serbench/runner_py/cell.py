@@ -8,15 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from serbench.operations import CODECS, OPERATIONS  # noqa: F401 - OPERATIONS re-exported
 from serbench.runner_py.framing import COMPRESSORS, decode_stream, encode_stream, varint
 from serbench.runner_py.model import first_difference, load_messages
 from serbench.runner_py.serializers.base import Codec
 from serbench.runner_py.timing import Op, TimingConfig, measure
 
 PEAK_ALLOC_MAX_NS = 300_000_000
-OPERATIONS = ("encode", "decode") + tuple(
-    op for c in COMPRESSORS for op in (f"encode+{c}", f"{c}+decode")
-)
+assert set(COMPRESSORS) == set(CODECS), "the Python runner has every protocol codec"
 
 
 @dataclass

@@ -59,10 +59,10 @@ def encode_stream(
 ) -> bytes:
     """Message i = messages[i % len]; each framed, compressed one by one when asked."""
     out = bytearray()
-    encode = codec.encode
+    encode, k = codec.encode, len(messages)
     bare = codec.decode_stream is not None and compress is None
     for i in range(count):
-        data = encode(messages[i % len(messages)])
+        data = encode(messages[i % k])
         if compress is not None:
             data = compress(data)
         if not bare:
