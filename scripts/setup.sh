@@ -4,15 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(
-  # toolchains the runners build with
-  cmake ninja-build g++ pkg-config maven default-jdk-headless
-  # the C++ runner's libraries and schema compilers
-  libmsgpack-cxx-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev rapidjson-dev
-  libsimdjson-dev libflatbuffers-dev flatbuffers-compiler capnproto libcapnp-dev
-  libcereal-dev libboost-serialization-dev libthrift-dev thrift-compiler libbson-dev
-  libzstd-dev liblz4-dev zlib1g-dev libbenchmark-dev libgtest-dev
-)
+# Toolchains every runner builds with; each runner lists its own Debian packages in
+# runners/<name>/apt-packages.txt (one per line, # comments), so adding a runner touches
+# nothing here.
+APT_PACKAGES=(cmake ninja-build g++ pkg-config)
+for list in runners/*/apt-packages.txt; do
+  [ -f "$list" ] || continue
+  while read -r pkg; do APT_PACKAGES+=("$pkg"); done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
+done
 
 install_apt() {
   local missing=()

@@ -1,0 +1,144 @@
+"""Do identical runs agree? Runs the same `serbench run` N times back to back, each with a
+fresh database, and prints per cell operation the spread of every estimator across runs and
+how often one run's 95% interval contains another run's headline.
+
+    .venv/bin/python benchmarks/identical_runs.py --runs 8            # the default selection
+    .venv/bin/python benchmarks/identical_runs.py --runs 8 --json out.json
+
+It drives the CLI only (`serbench run`, `serbench report --format json`), so it measures
+any checkout: `--serbench "python -m serbench"` with PYTHONPATH pointing at another tree.
+Spread is half the range relative to the centre, ±(max - min) / (max + min); coverage counts
+ordered pairs of runs (i, j), i != j, where run i's interval contains run j's headline (an
+honest 95% interval does so about 83% of the time: both headlines vary).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SELECTION = [
+    "java/protobuf",
+    "java/kryo",
+    "python/msgspec-msgpack",
+    "cpp/msgpack",
+    "cpp/protobuf",
+]
+DATASETS = ["android-users", "log-records"]
+ESTIMATORS = ["headline_ns", "min_ns", "p10_ns", "median_ns", "mean_ns"]
+
+
+def one_run(serbench: list[str], args: argparse.Namespace, db: Path) -> dict[str, Any]:
+    cmd = [*serbench, "run", "--db", str(db)]
+    for s in args.serializer:
+        cmd += ["-s", s]
+    for d in args.dataset:
+        cmd += ["-d", d]
+    cmd += args.extra
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    out = subprocess.run(
+        [*serbench, "report", "--format", "json", "--db", str(db)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out)
+
+
+def cells(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """'runner/serializer dataset op' -> that operation's estimate dict."""
+    out = {}
+    for ds, rows in report["datasets"].items():
+        for r in rows:
+            for op, est in r.get("operations", {}).items():
+                out[f"{r['runner']}/{r['serializer']} {ds} {op}"] = est
+    return out
+
+
+def spread(values: list[float]) -> float:
+    return (max(values) - min(values)) / (max(values) + min(values))
+
+
+def coverage(ests: list[dict[str, Any]]) -> tuple[int, int]:
+    hits = pairs = 0
+    for i, a in enumerate(ests):
+        for j, b in enumerate(ests):
+            if i != j:
+                pairs += 1
+                hits += a["ci_low_ns"] <= b["headline_ns"] <= a["ci_high_ns"]
+    return hits, pairs
+
+
+def summarize(runs: list[dict[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    keys = sorted(set.intersection(*(set(r) for r in runs)))
+    rows = []
+    for key in keys:
+        ests = [r[key] for r in runs]
+        row: dict[str, Any] = {"cell": key}
+        for e in ESTIMATORS:
+            if all(x.get(e) for x in ests):
+                row[e] = spread([x[e] for x in ests])
+        row["coverage"] = coverage(ests)
+        row["half_width"] = max(
+            (x["ci_high_ns"] - x["ci_low_ns"]) / 2 / x["headline_ns"] for x in ests
+        )
+        rows.append(row)
+    return rows
+
+
+def print_table(rows: list[dict[str, Any]], seconds: list[float]) -> None:
+    present = [e for e in ESTIMATORS if any(e in r for r in rows)]
+    head = ["cell", *(e.removesuffix("_ns") for e in present), "widest CI", "coverage"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        cov = r["coverage"]
+        vals = [f"±{100 * r[e]:.1f}%" if e in r else "-" for e in present]
+        print(
+            f"| {r['cell']} | "
+            + " | ".join(vals)
+            + f" | ±{100 * r['half_width']:.1f}% | {cov[0]} of {cov[1]} |"
+        )
+    worst = max(r["headline_ns"] for r in rows)
+    hits = sum(r["coverage"][0] for r in rows)
+    pairs = sum(r["coverage"][1] for r in rows)
+    print(
+        f"\nworst headline spread ±{100 * worst:.1f}%; coverage {hits}/{pairs} "
+        f"({100 * hits / pairs:.0f}%); run wall time {min(seconds):.0f}-{max(seconds):.0f} s"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=8)
+    ap.add_argument("-s", "--serializer", action="append", default=None)
+    ap.add_argument("-d", "--dataset", action="append", default=None)
+    ap.add_argument("--serbench", default=f"{sys.executable} -m serbench")
+    ap.add_argument("--json", type=Path, help="also write every run's estimates here")
+    ap.add_argument("extra", nargs="*", help="more `serbench run` options, after --")
+    args = ap.parse_args()
+    args.serializer = args.serializer or SELECTION
+    args.dataset = args.dataset or DATASETS
+    serbench = shlex.split(args.serbench)
+    runs, seconds = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.runs):
+            t0 = time.monotonic()
+            runs.append(cells(one_run(serbench, args, Path(tmp) / f"run{i}.sqlite")))
+            seconds.append(time.monotonic() - t0)
+            print(f"run {i + 1}/{args.runs}: {seconds[-1]:.0f} s", file=sys.stderr)
+    rows = summarize(runs)
+    print_table(rows, seconds)
+    if args.json:
+        args.json.write_text(json.dumps({"runs": runs, "seconds": seconds, "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()
