@@ -15,15 +15,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pyperf
 
 from serbench import datasets
-from serbench.orchestrate import FULL_TIMING
 from serbench.runners import PYTHON, time_cell
 from serbench.stats import fast_mode
+from serbench.timing import STANDARD
 
 HERE = Path(__file__).parent
 # small, medium, large
@@ -36,7 +37,7 @@ CELLS = [
 
 def serbench_values(serializer: str, dataset: str, op: str, scale: str) -> np.ndarray:
     path = str(datasets.get(dataset).build(scale).path())  # type: ignore[arg-type]
-    timing = dict(FULL_TIMING, peak_alloc=False)
+    timing = replace(STANDARD, processes=1, peak_alloc=False)
     result = time_cell(PYTHON, serializer, dataset, path, op, timing)
     t = result["timing"]
     return np.asarray(t["wall_ns"], dtype=float) / t["iterations"]

@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from serbench import datasets, runners
-
-QUICK_TIMING = {
-    "min_sample_ns": 200_000,
-    "min_samples": 3,
-    "max_samples": 5,
-    "max_measure_ns": 20_000_000,
-    "warmup_window": 2,
-    "warmup_tolerance": 0.5,
-    "warmup_max_ns": 5_000_000,
-    "peak_alloc": False,
-}
+from serbench.session import RunnerSession
 
 
 def available_runners() -> list[str]:
@@ -42,18 +34,48 @@ def data_path(name: str, scale: str = "quick") -> str:
     return str(datasets.get(name).build(scale).path())  # type: ignore[arg-type]
 
 
-def run_request(
-    spec: runners.RunnerSpec,
-    cells: list[dict[str, Any]],
-    timing: dict[str, Any] | None = None,
-    raw: str | None = None,
-    timeout: float = 600,
-) -> tuple[int, list[dict[str, Any]]]:
-    return runners.run_cells(spec, cells, timing or QUICK_TIMING, raw, timeout)
+def dataset(name: str, scale: str = "quick", **extra: Any) -> dict[str, Any]:
+    """The protocol's dataset object for a built-in dataset."""
+    return {"name": name, "kind": "builtin", "data": data_path(name, scale), **extra}
 
 
-def results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for e in events if e.get("event") == "result"]
+def prepare(
+    cell: str,
+    serializer: str,
+    data: dict[str, Any],
+    operations: tuple[str, ...] = ("encode", "decode"),
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "cmd": "prepare",
+        "cell": cell,
+        "serializer": serializer,
+        "dataset": data,
+        "operations": list(operations),
+        "dump_path": None,
+        "decode_from": None,
+        **extra,
+    }
+
+
+def sample(cell: str, operation: str, iterations: int = 2, samples: int = 3) -> dict[str, Any]:
+    return {
+        "cmd": "sample",
+        "cell": cell,
+        "operation": operation,
+        "iterations": iterations,
+        "samples": samples,
+    }
+
+
+@contextmanager
+def serving(spec: runners.RunnerSpec, timeout: float = 300) -> Iterator[RunnerSession]:
+    """A `serve` process whose every reply is validated against the protocol schema."""
+    session = RunnerSession(spec, timeout)
+    try:
+        yield session
+    finally:
+        session.close()
 
 
 @pytest.fixture

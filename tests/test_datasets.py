@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import data_path, results, run_request
+from conftest import dataset as dataset_object
+from conftest import prepare, serving
 
 from serbench import datasets, runners
 
@@ -101,16 +102,7 @@ EXPECTED = [
 
 @pytest.mark.parametrize(("serializer", "dataset", "size"), EXPECTED)
 def test_python_sizes_follow_from_the_seeds(serializer: str, dataset: str, size: int) -> None:
-    spec = runners.discover()["python"]
-    cells = [
-        {
-            "serializer": serializer,
-            "dataset": dataset,
-            "data": data_path(dataset),
-            "operations": ["encode"],
-        }
-    ]
-    _, events = run_request(spec, cells)
-    (r,) = results(events)
+    with serving(runners.PYTHON) as runner:
+        r = runner.call(prepare("c", serializer, dataset_object(dataset), ("encode",)))
     assert r["status"] == "ok" and r["check"]["ok"]
     assert r["sizes"]["encoded"] == size * S2_N.get(dataset, 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -25,6 +26,13 @@ FAKE = RunnerSpec(
 )
 
 
+def _quick(**fields: object) -> orchestrate.RunConfig:
+    config = orchestrate.RunConfig.for_scale("quick")
+    for k, v in fields.items():
+        setattr(config, k, v)
+    return config
+
+
 def _run(config: orchestrate.RunConfig, store: Store) -> int:
     the_plan = orchestrate.plan(config, {"fake": FAKE})
     run_id = store.new_run(orchestrate.config_json(config), {})
@@ -32,20 +40,25 @@ def _run(config: orchestrate.RunConfig, store: Store) -> int:
     return run_id
 
 
-@pytest.mark.parametrize("isolation", ["cell", "dataset"])
-def test_faults_are_recorded_and_the_run_goes_on(state: Path, isolation: str) -> None:
+@pytest.mark.parametrize("processes", [1, 2])
+def test_faults_are_recorded_and_the_run_goes_on(state: Path, processes: int) -> None:
     store = Store(state / "r.sqlite")
-    config = orchestrate.RunConfig.quick(
-        datasets=["android-users"], isolation=isolation, cell_timeout=3.0
-    )
+    config = _quick(datasets=["android-users"], cell_timeout=3.0)
+    config.timing = config.profile.with_processes(processes).as_dict()
     run_id = _run(config, store)
-    got = {(r["serializer"], r["operation"]): r for r in store.results(run_id)}
-    assert got[("good", "encode")]["status"] == "ok"
-    assert got[("noop", "decode")]["status"] == "ok"
-    assert got[("crash", "encode")]["error_code"] == "crashed"
-    assert "exited 3" in got[("crash", "encode")]["error_message"]
-    assert got[("hang", "decode")]["error_code"] == "timeout"
-    assert got[("garbage", "encode")]["error_code"] == "malformed_output"
+    got = {(r["serializer"], r["operation"], r["process"]): r for r in store.results(run_id)}
+    assert len(got) == 6 * 2 * processes
+    for p in range(processes):
+        assert got[("good", "encode", p)]["status"] == "ok"
+        assert got[("noop", "decode", p)]["status"] == "ok"
+        assert got[("crash", "encode", p)]["error_code"] == "crashed"
+        assert "exited 3" in got[("crash", "encode", p)]["error_message"]
+        assert got[("hang", "decode", p)]["error_code"] == "timeout"
+        assert got[("garbage", "encode", p)]["error_code"] == "malformed_output"
+        assert got[("invalid", "encode", p)]["error_code"] == "malformed_output"
+        assert "wall_ns" in got[("invalid", "encode", p)]["error_message"]
+    timing = json.loads(got[("good", "decode", 0)]["timing"])
+    assert timing["iterations"] == 1 and len(timing["slice_sizes"]) >= 3
     # not-applicable datasets are stored with their reason, not dropped
     config.datasets = ["log-records"]
     run2 = _run(config, store)
@@ -116,10 +129,11 @@ def test_sigkill_loses_nothing_and_resume_finishes(state: Path) -> None:
     assert set(before) <= set(after), "a result finished before the kill was lost or changed"
     store = Store(db)
     plan = orchestrate.plan(
-        orchestrate.RunConfig.quick(runners=["python"], datasets=["android-users", "one-mb-dict"]),
+        _quick(runners=["python"], datasets=["android-users", "one-mb-dict"]),
         {"python": PYTHON},
     )
-    expected = {k for c in plan.cells for k in c.keys(["encode", "decode"])}
-    expected |= {k for c, _ in plan.not_applicable for k in c.keys(["encode", "decode"])}
+    ops = ["encode", "decode"]
+    expected = {c.key(op) for c in plan.cells for op in ops}
+    expected |= {c.key(op) for c, _ in plan.not_applicable for op in ops}
     assert store.done_keys(1) == expected
     assert store.run(1)["status"] == "finished"

@@ -17,7 +17,8 @@ from serbench.store import Store
 @pytest.fixture(scope="module")
 def s1_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, int]:
     store = Store(tmp_path_factory.mktemp("db") / "r.sqlite")
-    config = orchestrate.RunConfig.quick(datasets=["android-users"])
+    config = orchestrate.RunConfig.for_scale("quick")
+    config.datasets = ["android-users"]
     the_plan = orchestrate.plan(config, {"python": PYTHON})
     run_id = store.new_run(orchestrate.config_json(config), {"cpu_model": "test"})
     for name, d in the_plan.describes.items():

@@ -201,7 +201,10 @@ def run_cmd(
     quick: Annotated[
         bool, typer.Option(help="small datasets, short sampling, one process per runner x dataset")
     ] = False,
-    processes: Annotated[int, typer.Option(help="fresh processes per cell")] = 1,
+    processes: Annotated[
+        int | None,
+        typer.Option(help="fresh processes (rounds) per cell; default: quick 1, standard 3"),
+    ] = None,
     timeout: Annotated[float | None, typer.Option(help="seconds a cell may go silent")] = None,
     resume: Annotated[bool, typer.Option(help="finish the latest (or --run) run")] = False,
     run: Annotated[int | None, typer.Option("--run", help="run id for --resume")] = None,
@@ -226,8 +229,7 @@ def run_cmd(
         chosen = "quick" if quick else (scale or "standard")
         if chosen not in datasets.SCALES:
             _fail(f"unknown scale {chosen!r}; valid: {', '.join(datasets.SCALES)}")
-        config = orchestrate.RunConfig.quick() if chosen == "quick" else orchestrate.RunConfig()
-        config.scale = chosen
+        config = orchestrate.RunConfig.for_scale(chosen, processes)
         config.datasets = list(dataset or [])
         config.serializers = list(serializer or [])
         config.runners = list(runner or [])
@@ -235,7 +237,6 @@ def run_cmd(
         if codecs:
             ops += list(COMPRESSED)
         config.operations = list(dict.fromkeys(ops))
-        config.processes = max(1, processes)
         if timeout:
             config.cell_timeout = timeout
     run_id = _run(config, store, run_id)
@@ -294,8 +295,7 @@ def reference_cmd(
     run_id = run if run is not None else _run_with(store, pub.datasets)
     if run_id is None:
         console.print(f"no stored run covers {key}; measuring it now")
-        config = orchestrate.RunConfig() if full else orchestrate.RunConfig.quick()
-        config.scale = "full" if full else "quick"
+        config = orchestrate.RunConfig.for_scale("full" if full else "quick")
         config.datasets = list(pub.datasets)
         run_id = _run(config, store, None)
     rep = report.build(store, run_id)

@@ -1,7 +1,7 @@
 """Bytes written by one language's library, read back by another's.
 
-Every runner writes each dataset with each of its serializers (the protocol's
-`dump_dir`); every runner with the `decode_from` capability then decodes the files of
+Every runner writes each dataset with each of its serializers (`prepare` with a
+`dump_path`); every runner with the `decode_from` capability then decodes the files of
 the *other* runners' serializers of the same format and layout, and checks the result
 against the original data. A reader that cannot read a writer's bytes is NG with the
 reason: the same format name does not make two libraries interoperable.
@@ -13,20 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from serbench import datasets
-from serbench.runners import RunnerSpec, run_cells
+from serbench import orchestrate
+from serbench.runners import RunnerSpec
+from serbench.session import RunnerSession, SessionFault
 
-# Just enough timing to run each operation once: this is a correctness check.
-ONCE = {
-    "min_sample_ns": 1,
-    "min_samples": 1,
-    "max_samples": 1,
-    "max_measure_ns": 1,
-    "warmup_window": 1,
-    "warmup_tolerance": 1.0,
-    "warmup_max_ns": 1,
-    "peak_alloc": False,
-}
+PREPARE_TIMEOUT = 300.0
 
 
 @dataclass(frozen=True)
@@ -68,6 +59,37 @@ def libraries(describes: dict[str, dict[str, Any]], dataset: str) -> list[Librar
     return out
 
 
+def _prepare_all(spec: RunnerSpec, commands: list[dict[str, Any]]) -> list[dict[str, Any] | str]:
+    """`prepare` each command in one runner process (restarted after a fault): the replies,
+    or the fault's message where the runner died on that command."""
+    out: list[dict[str, Any] | str] = []
+    session = None
+    for command in commands:
+        session = session or RunnerSession(spec, PREPARE_TIMEOUT)
+        try:
+            out.append(session.call(command))
+            session.call({"cmd": "release", "cell": command["cell"]})
+        except SessionFault as fault:
+            out.append(f"{fault.code}: {fault}")
+            session = None
+    if session is not None:
+        session.close()
+    return out
+
+
+def _prepare(lib: Library, dataset: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "cmd": "prepare",
+        "cell": f"{lib.serializer}@{dataset['name']}",
+        "serializer": lib.serializer,
+        "dataset": dataset,
+        "operations": ["decode" if extra.get("decode_from") else "encode"],
+        "dump_path": None,
+        "decode_from": None,
+        **extra,
+    }
+
+
 def run(
     specs: dict[str, RunnerSpec],
     describes: dict[str, dict[str, Any]],
@@ -76,54 +98,39 @@ def run(
     workdir: Path,
 ) -> list[Outcome]:
     readers = {r for r, d in describes.items() if "decode_from" in d.get("capabilities", [])}
-    paths = {ds: str(datasets.get(ds).build(scale).path()) for ds in wanted}  # type: ignore[arg-type]
+    wire = {ds: orchestrate.descriptor(ds, scale) for ds in wanted}
+    for d in wire.values():
+        d.pop("expanded_bytes")
     libs = {ds: libraries(describes, ds) for ds in wanted}
     written: dict[tuple[str, str], Path] = {}
     for runner in describes:
-        cells = [
-            {
-                "serializer": lib.serializer,
-                "dataset": ds,
-                "data": paths[ds],
-                "operations": ["encode"],
-            }
+        jobs = [
+            (lib, ds, workdir / f"{lib.name.replace('/', '.')}.{ds}.bin")
             for ds in wanted
             for lib in libs[ds]
             if lib.runner == runner and any(r.reads(lib) for r in libs[ds] if r.runner in readers)
         ]
-        if not cells:
-            continue
-        run_cells(specs[runner], cells, ONCE, dump_dir=str(workdir))
-        for c in cells:
-            f = workdir / f"{runner}.{c['serializer']}.{c['dataset']}.bin"
-            if f.exists():
-                written[(f"{runner}/{c['serializer']}", c["dataset"])] = f
+        commands = [_prepare(lib, wire[ds], dump_path=str(f)) for lib, ds, f in jobs]
+        for (lib, ds, f), reply in zip(jobs, _prepare_all(specs[runner], commands), strict=True):
+            if isinstance(reply, dict) and reply.get("status") == "ok" and f.exists():
+                written[(lib.name, ds)] = f
     outcomes = []
     for runner in sorted(readers):
-        cells, pairs = [], []
+        commands, pairs = [], []
         for ds in wanted:
             for reader in (lib for lib in libs[ds] if lib.runner == runner):
                 for writer in libs[ds]:
                     f = written.get((writer.name, ds))
                     if f is not None and reader.reads(writer):
-                        cells.append(
-                            {
-                                "serializer": reader.serializer,
-                                "dataset": ds,
-                                "data": paths[ds],
-                                "decode_from": str(f),
-                                "operations": ["decode"],
-                            }
-                        )
+                        commands.append(_prepare(reader, wire[ds], decode_from=str(f)))
                         pairs.append((ds, writer.name, reader.name))
-        if not cells:
-            continue
-        _, events = run_cells(specs[runner], cells, ONCE)
-        results = [e for e in events if e.get("event") == "result"]
-        for (ds, writer, reader), r in zip(pairs, results, strict=False):
-            check = r.get("check") or {}
-            detail = check.get("detail") or (r.get("error") or {}).get("message", "")
+        for (ds, writer, reader), reply in zip(
+            pairs, _prepare_all(specs[runner], commands), strict=True
+        ):
+            if isinstance(reply, str):
+                outcomes.append(Outcome(ds, writer, reader, False, reply))
+                continue
+            check = reply.get("check") or {}
+            detail = check.get("detail") or (reply.get("error") or {}).get("message", "")
             outcomes.append(Outcome(ds, writer, reader, bool(check.get("ok")), detail))
-        for ds, writer, reader in pairs[len(results) :]:
-            outcomes.append(Outcome(ds, writer, reader, False, "reader gave no result"))
     return outcomes

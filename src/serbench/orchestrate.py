@@ -1,45 +1,26 @@
-"""Plans the matrix, launches runner processes, survives their faults, stores every result."""
+"""Plans the matrix, cuts it into blocks, runs them (schedule.Block), stores every result.
+
+A run is `processes` rounds; each round visits the datasets in a random order; each
+dataset is one block (or a few, when its cells would not fit in memory at once) in which
+every runner gets one fresh process and all their cells are measured interleaved.
+"""
 
 from __future__ import annotations
 
 import fnmatch
-import json
-import os
-import queue
-import signal
-import subprocess
-import tempfile
-import threading
+import random
+import time
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from serbench import PROTOCOL_VERSION, datasets
+from serbench import datasets
 from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, RunnerUnavailable, describe, discover
+from serbench.schedule import Block, Cell
 from serbench.store import CellKey, Store
-
-QUICK_TIMING = {
-    "min_sample_ns": 1_000_000,
-    "min_samples": 10,
-    "max_samples": 40,
-    "max_measure_ns": 40_000_000,
-    "warmup_window": 3,
-    "warmup_tolerance": 0.1,
-    "warmup_max_ns": 150_000_000,  # a JIT needs this long; others reach steady state sooner
-    "peak_alloc": False,
-}
-FULL_TIMING = {
-    "min_sample_ns": 2_000_000,
-    "min_samples": 30,
-    "max_samples": 300,
-    "max_measure_ns": 300_000_000,
-    "warmup_window": 5,
-    "warmup_tolerance": 0.05,
-    "warmup_max_ns": 300_000_000,
-    "peak_alloc": True,
-    "budget_ns": 3_000_000_000,
-}
+from serbench.timing import PROFILES, Timing
 
 
 @dataclass
@@ -49,33 +30,21 @@ class RunConfig:
     serializers: list[str] = field(default_factory=list)  # names or runner/name globs
     runners: list[str] = field(default_factory=list)
     operations: list[str] = field(default_factory=lambda: ["encode", "decode"])
-    processes: int = 1
-    isolation: str = "cell"  # "cell": a fresh process per cell; "dataset": per runner x dataset
-    cell_timeout: float = 600.0
-    timing: dict[str, int | float] = field(default_factory=lambda: dict(FULL_TIMING))
+    cell_timeout: float = 600.0  # seconds one command may take before the runner is killed
+    timing: dict[str, Any] = field(default_factory=lambda: PROFILES["standard"].as_dict())
+    seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1 << 31))
 
     @classmethod
-    def quick(cls, **overrides: Any) -> RunConfig:
-        base = cls(
-            scale="quick", isolation="dataset", cell_timeout=120.0, timing=dict(QUICK_TIMING)
-        )
-        for k, v in overrides.items():
-            setattr(base, k, v)
-        return base
+    def for_scale(cls, scale: str, processes: int | None = None) -> RunConfig:
+        timing = PROFILES[scale]
+        if processes:
+            timing = timing.with_processes(processes)
+        timeout = 120.0 if scale == "quick" else 600.0
+        return cls(scale=scale, cell_timeout=timeout, timing=timing.as_dict())
 
-
-@dataclass
-class Cell:
-    runner: str
-    serializer: str
-    dataset: str
-    process: int
-
-    def keys(self, operations: list[str]) -> list[CellKey]:
-        return [
-            CellKey(self.runner, self.serializer, self.dataset, op, self.process)
-            for op in operations
-        ]
+    @property
+    def profile(self) -> Timing:
+        return Timing.from_dict(self.timing)
 
 
 def _selected(name: str, runner: str, patterns: list[str]) -> bool:
@@ -131,7 +100,7 @@ def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:
                 entry = s.get("datasets", {}).get(
                     ds, {"applicable": False, "reason": "runner does not list it"}
                 )
-                for p in range(config.processes):
+                for p in range(config.profile.processes):
                     cell = Cell(name, s["name"], ds, p)
                     if entry.get("applicable"):
                         cells.append(cell)
@@ -145,162 +114,49 @@ def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:
     return Plan(cells, describes, unavailable, not_applicable, specs)
 
 
-def batches(cells: list[Cell], isolation: str) -> list[list[Cell]]:
-    """Groups of cells that share one runner process."""
-    groups: dict[tuple[Any, ...], list[Cell]] = {}
+def _expanded_bytes(descriptor: dict[str, Any]) -> int:
+    """About how many bytes one cell of the dataset holds (its messages, once encoded)."""
+    return int(descriptor.get("expanded_bytes") or 0)
+
+
+def blocks(
+    cells: list[Cell], descriptors: dict[str, dict[str, Any]], timing: Timing, rng: random.Random
+) -> list[list[Cell]]:
+    """Rounds (one per process index) of datasets in random order; a dataset's cells split
+    into chunks so that one runner process holds at most timing.block_bytes at once."""
+    out = []
+    by_round: dict[int, dict[str, dict[str, list[Cell]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
     for c in cells:
-        key = (
-            (c.runner, c.dataset, c.process)
-            if isolation == "dataset"
-            else (c.runner, c.serializer, c.dataset, c.process)
-        )
-        groups.setdefault(key, []).append(c)
-    return list(groups.values())
+        by_round[c.process][c.dataset][c.runner].append(c)
+    for p in sorted(by_round):
+        names = sorted(by_round[p])
+        rng.shuffle(names)
+        for ds in names:
+            per_runner = by_round[p][ds]
+            size = max(_expanded_bytes(descriptors[ds]), 1)
+            chunk = max(1, timing.block_bytes // (3 * size))
+            parts = max(-(-len(v) // chunk) for v in per_runner.values())
+            for k in range(parts):
+                block = [c for v in per_runner.values() for c in v[k * chunk : (k + 1) * chunk]]
+                out.append(block)
+    return out
 
 
 Progress = Callable[[str, int], None]  # (description, operations finished)
 
 
-class BatchRunner:
-    """Runs one batch of cells in runner processes, restarting after crashes and hangs."""
-
-    def __init__(
-        self,
-        spec: RunnerSpec,
-        config: RunConfig,
-        store: Store,
-        run_id: int,
-        data_paths: dict[str, str],
-        progress: Progress,
-        done: set[CellKey],
-    ) -> None:
-        self.spec, self.config, self.store, self.run_id = spec, config, store, run_id
-        self.data_paths, self.progress, self.done = data_paths, progress, done
-
-    def _save(self, key: CellKey, result: dict[str, Any]) -> None:
-        """Store a result unless an earlier (resumed) process already stored that one."""
-        if key not in self.done:
-            self.store.save_result(self.run_id, key, result)
-
-    def _request(self, cells: list[Cell]) -> str:
-        return json.dumps(
-            {
-                "protocol": PROTOCOL_VERSION,
-                "cells": [
-                    {
-                        "serializer": c.serializer,
-                        "dataset": c.dataset,
-                        "data": self.data_paths[c.dataset],
-                        "operations": self.config.operations,
-                    }
-                    for c in cells
-                ],
-                "timing": self.config.timing,
-                "dump_dir": None,
-            }
-        )
-
-    def _fail(self, cell: Cell, code: str, message: str, done_ops: set[str]) -> None:
-        for op in self.config.operations:
-            if op in done_ops:
-                continue
-            key = CellKey(cell.runner, cell.serializer, cell.dataset, op, cell.process)
-            self._save(key, {"status": "error", "error": {"code": code, "message": message}})
-            self.progress(f"{cell.runner}/{cell.serializer} {cell.dataset}: {code}", 1)
-
-    def run(self, cells: list[Cell]) -> None:
-        pending = list(cells)
-        while pending:
-            pending = self._one_process(pending)
-
-    def _one_process(self, cells: list[Cell]) -> list[Cell]:
-        """Run cells in one process; return the ones still to do after a fault."""
-        by_name = {(c.serializer, c.dataset): c for c in cells}
-        done_ops: dict[tuple[str, str], set[str]] = {k: set() for k in by_name}
-        finished: set[tuple[str, str]] = set()
-        current: tuple[str, str] | None = None
-        with tempfile.TemporaryFile("w+") as stderr:
-            proc = subprocess.Popen(
-                [*self.spec.command, "run"],
-                cwd=self.spec.directory,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=stderr,
-                text=True,
-                start_new_session=True,
-            )
-            lines: queue.Queue[str | None] = queue.Queue()
-
-            def pump() -> None:
-                assert proc.stdout is not None
-                for line in proc.stdout:
-                    lines.put(line)
-                lines.put(None)
-
-            threading.Thread(target=pump, daemon=True).start()
-            try:
-                assert proc.stdin is not None
-                proc.stdin.write(self._request(cells))
-                proc.stdin.close()
-            except BrokenPipeError:
-                pass
-            fault: tuple[str, str] | None = None
-            saw_done = False
-            while True:
-                try:
-                    line = lines.get(timeout=self.config.cell_timeout)
-                except queue.Empty:
-                    fault = ("timeout", f"no output for {self.config.cell_timeout:.0f} s; killed")
-                    break
-                if line is None:
-                    break
-                try:
-                    event = json.loads(line)
-                    kind = event["event"]
-                except (ValueError, KeyError, TypeError):
-                    fault = ("malformed_output", f"runner printed {line.strip()[:200]!r}")
-                    break
-                if kind == "start":
-                    current = (event.get("serializer"), event.get("dataset"))
-                elif kind == "result":
-                    name = (event.get("serializer"), event.get("dataset"))
-                    op = event.get("operation")
-                    if name not in by_name or op not in self.config.operations:
-                        continue
-                    c = by_name[name]
-                    self._save(CellKey(c.runner, c.serializer, c.dataset, op, c.process), event)
-                    done_ops[name].add(op)
-                    self.progress(f"{c.runner}/{c.serializer} {c.dataset} {op}", 1)
-                    if done_ops[name] >= set(self.config.operations):
-                        finished.add(name)
-                elif kind == "done":
-                    saw_done = True
-                elif kind == "error":
-                    fault = ("runner_error", str(event.get("message")))
-                    break
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-            code = proc.wait()
-            stderr.seek(0)
-            tail = " | ".join(stderr.read().strip().splitlines()[-3:])
-        if fault is None and not saw_done:
-            fault = ("crashed", f"runner exited {code} mid-cell: {tail}"[:500])
-        unfinished = [c for k, c in by_name.items() if k not in finished]
-        if fault is None:
-            for c in unfinished:  # done without answering: the runner's fault, said once
-                self._fail(
-                    c,
-                    "missing_result",
-                    "runner finished without a result",
-                    done_ops[(c.serializer, c.dataset)],
-                )
-            return []
-        blamed = current if current in by_name and current not in finished else None
-        if blamed is None and unfinished:
-            blamed = (unfinished[0].serializer, unfinished[0].dataset)
-        if blamed is not None:
-            self._fail(by_name[blamed], fault[0], fault[1], done_ops[blamed])
-        return [c for c in unfinished if (c.serializer, c.dataset) != blamed]
+def descriptor(name: str, scale: str) -> dict[str, Any]:
+    """The dataset object of protocol v2 for a built-in dataset (written on demand)."""
+    ds = datasets.get(name).build(scale)  # type: ignore[arg-type]
+    per_item = len(ds.canonical_bytes()) / max(len(ds.items), 1)
+    return {
+        "name": name,
+        "kind": "builtin",
+        "data": str(ds.path()),
+        "expanded_bytes": int(per_item * ds.count),
+    }
 
 
 def execute(
@@ -315,26 +171,43 @@ def execute(
     done = done or set()
     ops = config.operations
     for cell, reason in the_plan.not_applicable:
-        for key in cell.keys(ops):
-            if key not in done:
+        for op in ops:
+            if cell.key(op) not in done:
                 store.save_result(
                     run_id,
-                    key,
+                    cell.key(op),
                     {
                         "status": "not_applicable",
                         "error": {"code": "not_applicable", "message": reason},
                     },
                 )
-    todo = [c for c in the_plan.cells if not set(c.keys(ops)) <= done]
-    specs = the_plan.specs
-    data_paths = {
-        name: str(datasets.get(name).build(config.scale).path())  # type: ignore[arg-type]
-        for name in {c.dataset for c in todo}
+    todo = [c for c in the_plan.cells if not {c.key(op) for op in ops} <= done]
+    descriptors = {name: descriptor(name, config.scale) for name in {c.dataset for c in todo}}
+    wire = {
+        name: {k: v for k, v in d.items() if k != "expanded_bytes"}
+        for name, d in descriptors.items()
     }
-    for group in batches(todo, config.isolation):
-        BatchRunner(specs[group[0].runner], config, store, run_id, data_paths, progress, done).run(
-            group
-        )
+    rng = random.Random(config.seed)
+    timing = config.profile
+    clock_zero = time.monotonic_ns()
+
+    def save(key: CellKey, result: dict[str, Any]) -> None:
+        if key not in done:  # an earlier (resumed) process already stored it
+            store.save_result(run_id, key, result)
+
+    for block in blocks(todo, descriptors, timing, rng):
+        Block(
+            block,
+            ops,
+            the_plan.specs,
+            wire,
+            timing,
+            config.cell_timeout,
+            save,
+            progress,
+            rng,
+            clock_zero,
+        ).run()
 
 
 def config_json(config: RunConfig) -> dict[str, Any]:

@@ -12,8 +12,11 @@ from rich.table import Table
 
 from serbench import datasets
 from serbench.operations import CODECS
+from serbench.protocol import FLAGS
 from serbench.stats import OVERHEAD_FACTOR, Estimate, estimate
 from serbench.store import Store, decode_json
+
+SLOW_MODE_SHARE = 0.3  # over this share of slices outside the fast mode: a busy machine
 
 
 @dataclass
@@ -30,7 +33,8 @@ class Row:
     sizes: dict[str, int] = field(default_factory=dict)
     ops: dict[str, Estimate] = field(default_factory=dict)
     raw: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # timings per operation
-    flags: list[str] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)  # from the vocabulary (protocol.FLAGS)
+    near_overhead: list[str] = field(default_factory=list)  # operations under 5x the noop
 
     @property
     def name(self) -> str:
@@ -113,10 +117,11 @@ def _fill(row: Row, results: list[dict[str, Any]]) -> None:
             row.ops[op] = est
     if any(not e.precise for e in row.ops.values()):
         row.flags.append("imprecise")
-    if any(not e.warmup_steady for e in row.ops.values()):
-        row.flags.append("unsteady-warmup")
-    if any(e.slow_fraction > 0.3 for e in row.ops.values()):
+    if any(e.steady is False for e in row.ops.values()):
+        row.flags.append("not-steady")
+    if any(e.slow_fraction > SLOW_MODE_SHARE for e in row.ops.values()):
         row.flags.append("slow-mode")
+    assert set(row.flags) <= set(FLAGS), row.flags
 
 
 def _flag_overhead(rows: list[Row]) -> None:
@@ -128,7 +133,9 @@ def _flag_overhead(rows: list[Row]) -> None:
         for op, est in row.ops.items():
             b = base.ops.get(op)
             if b and est.headline_ns < OVERHEAD_FACTOR * b.headline_ns:
-                row.flags.append(f"near-overhead({op})")
+                if "near-overhead" not in row.flags:
+                    row.flags.append("near-overhead")
+                row.near_overhead.append(op)
 
 
 def fmt_ns(ns: float | None) -> str:
@@ -153,17 +160,19 @@ def fmt_kib(n: int | None) -> str:
 def fmt_est(e: Estimate | None) -> str:
     if e is None:
         return "-"
+    if e.steady is False:
+        return f"not steady (min {fmt_ns(e.min_ns)})"
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0
     return f"{fmt_ns(e.headline_ns)} ±{pct:.1f}% (min {fmt_ns(e.min_ns)})"
 
 
 def _stability(row: Row) -> str:
-    """Worst share of samples outside the fast mode / widest fast-mode IQR, over operations."""
+    """Worst share of slices outside the fast mode / widest spread between processes."""
     if not row.ops:
         return "-"
     slow = max(e.slow_fraction for e in row.ops.values())
-    spread = max(e.fast_spread for e in row.ops.values())
-    return f"{100 * slow:.0f}% / {100 * spread:.1f}%"
+    spread = max(e.process_spread for e in row.ops.values())
+    return f"{100 * slow:.0f}% / ±{100 * spread:.1f}%"
 
 
 def _check(row: Row) -> str:
@@ -197,7 +206,11 @@ def _cells(row: Row, report: RunReport) -> list[str]:
         alloc = next(
             (e.peak_alloc_bytes for e in row.ops.values() if e.peak_alloc_bytes is not None), None
         )
-    notes = row.detail if row.status != "ok" else ", ".join(row.flags)
+    flags = [
+        f"near-overhead({','.join(row.near_overhead)})" if f == "near-overhead" else f
+        for f in row.flags
+    ]
+    notes = row.detail if row.status != "ok" else ", ".join(flags)
     labels = [
         lab
         for lab in row.labels
@@ -241,8 +254,8 @@ def print_tables(report: RunReport, console: Console | None = None) -> None:
             table.add_row(*_cells(row, report), style=style)
         console.print(table)
     console.print(
-        "[dim]times per operation on the whole dataset: fast-mode median ±95% CI half-width "
-        "(min); see docs/method.md[/dim]"
+        "[dim]times per operation on the whole dataset: fast-mode median of the slices ±95% CI "
+        "half-width (min); see docs/method.md[/dim]"
     )
 
 
@@ -259,8 +272,8 @@ def markdown(report: RunReport) -> str:
         f"{' (dirty)' if env.get('git_dirty') else ''}",
         "- times: per operation on the whole dataset, fast-mode median ±95% CI half-width (min);"
         " method in docs/method.md",
-        "- stability: share of samples outside the fast mode / interquartile spread inside it;"
-        " noop rows are the harness overhead",
+        "- stability: share of slices outside the fast mode / spread of the per-process"
+        " headlines; noop rows are the harness overhead",
         "",
     ]
     cols = _columns(report)

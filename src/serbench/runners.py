@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from serbench import PROTOCOL_VERSION
 from serbench.paths import REPO_ROOT, RUNNERS_DIR
 
 
@@ -82,33 +85,11 @@ def describe(spec: RunnerSpec, timeout: float = 120) -> dict[str, Any]:
         answer = json.loads(proc.stdout)
     except ValueError as exc:
         raise RunnerUnavailable(f"describe printed malformed JSON: {exc}") from exc
-    if answer.get("protocol") != 1:
-        raise RunnerUnavailable(f"speaks protocol {answer.get('protocol')!r}, serbench speaks 1")
+    if answer.get("protocol") != PROTOCOL_VERSION:
+        raise RunnerUnavailable(
+            f"speaks protocol {answer.get('protocol')!r}, serbench speaks {PROTOCOL_VERSION}"
+        )
     return answer
-
-
-def run_cells(
-    spec: RunnerSpec,
-    cells: list[dict[str, Any]],
-    timing: dict[str, Any],
-    raw: str | None = None,
-    timeout: float = 1800,
-    dump_dir: str | None = None,
-) -> tuple[int, list[dict[str, Any]]]:
-    """One `run` request in a fresh runner process: (exit status, events). For tools and tests;
-    the orchestrator streams events instead (orchestrate.BatchRunner)."""
-    body = {"protocol": 1, "cells": cells, "timing": timing, "dump_dir": dump_dir}
-    request = raw if raw is not None else json.dumps(body)
-    proc = subprocess.run(
-        [*spec.command, "run"],
-        cwd=spec.directory,
-        input=request,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    return proc.returncode, events
 
 
 def time_cell(
@@ -117,19 +98,32 @@ def time_cell(
     dataset: str,
     data: str,
     operation: str,
-    timing: dict[str, Any],
+    timing: Any = None,
 ) -> dict[str, Any]:
-    """The result event of one operation of one cell, timed in a fresh runner process."""
-    cells = [
-        {"serializer": serializer, "dataset": dataset, "data": data, "operations": [operation]}
-    ]
-    code, events = run_cells(spec, cells, timing)
-    found = [e for e in events if e.get("event") == "result"]
-    if code != 0 or len(found) != 1 or found[0].get("status") != "ok":
-        raise RuntimeError(
-            f"{spec.name}/{serializer} {dataset} {operation} failed: {found or code}"
-        )
-    return found[0]
+    """The stored result of one operation of one cell, measured by the orchestrator's own
+    schedule in one fresh runner process (for comparison scripts and tests). ``timing`` is a
+    serbench.timing.Timing (default: the standard profile, one process)."""
+    from serbench.schedule import Block, Cell
+    from serbench.timing import STANDARD
+
+    results: dict[str, dict[str, Any]] = {}
+    cell = Cell(spec.name, serializer, dataset, 0)
+    Block(
+        [cell],
+        [operation],
+        {spec.name: spec},
+        {dataset: {"name": dataset, "kind": "builtin", "data": data}},
+        timing or STANDARD,
+        1800.0,
+        lambda key, result: results.__setitem__(key.operation, result),
+        lambda _description, _n: None,
+        random.Random(0),
+        time.monotonic_ns(),
+    ).run()
+    found = results.get(operation, {})
+    if found.get("status") != "ok":
+        raise RuntimeError(f"{spec.name}/{serializer} {dataset} {operation} failed: {found}")
+    return found
 
 
 def build(spec: RunnerSpec, log: Path) -> None:

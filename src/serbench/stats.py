@@ -1,13 +1,19 @@
 """Estimators for one cell operation, computed from a runner's raw samples.
 
-The headline is the *fast-mode median*: the median of the per-iteration times that lie
-within ``FAST_MODE_WIDTH`` of the minimum. docs/method.md gives the evidence: on these
-machines a process flips between a fast mode and a ~2x slower one every few seconds,
-so the plain median jumps between modes (±50% across runs) while the fast mode's
-centre moves like the minimum (±3.5%) and, unlike the minimum, has a
-distribution-free confidence interval (order statistics of a binomial). A process can
-spend its whole life in the slow phase, so with several processes the fast mode is
-taken over all their samples pooled and the interval comes from resampling processes.
+The unit of time-variation is the *slice*: a few consecutive samples taken by one `sample`
+command. Slices of every cell are spread over the run in a randomized, interleaved order, so
+each cell's slices see the machine's fast and slow phases alike; the samples inside one
+slice share one phase. So each slice is reduced to its median, and:
+
+- the headline is the *fast-mode median* of the slices: the median of the slice medians
+  that lie within ``FAST_MODE_WIDTH`` of the fastest slice (pooled over processes): the
+  centre of the fast phase, which moves like the minimum across runs but is made of many
+  slices;
+- its 95% interval comes from a hierarchical bootstrap: processes resampled, then slices
+  within each, so that the variation between processes (a JIT's choices, memory layout)
+  and between phases is inside the interval.
+
+docs/method.md has the evidence for both choices and the estimators considered beside it.
 """
 
 from __future__ import annotations
@@ -17,17 +23,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
 
-FAST_MODE_WIDTH = 0.25  # fast-mode samples: at most 25% above the minimum
-PRECISION_TARGET = 0.02  # a headline whose 95% CI half-width exceeds 2% is flagged
+FAST_MODE_WIDTH = 0.25  # fast-mode slices: at most 25% above the fastest
+PRECISION_TARGET = 0.03  # a headline whose 95% CI half-width exceeds 3% is flagged
 OVERHEAD_FACTOR = 5.0  # an operation under 5x the no-op's time is flagged
-BOOTSTRAP = 400  # process resamples for a multi-process interval
+BOOTSTRAP = 1000  # hierarchical resamples for an interval
 
 
 @dataclass
 class Estimate:
-    n: int
+    n: int  # samples
+    slices: int
     processes: int
     headline_ns: float
     ci_low_ns: float
@@ -36,16 +42,20 @@ class Estimate:
     p10_ns: float
     median_ns: float
     mean_ns: float
+    sample_fast_ns: float  # fast-mode median of the samples (the v1 headline)
+    slice_median_ns: float  # median of the slice medians
+    process_median_ns: float  # median over processes of each one's fast-mode headline
     cpu_headline_ns: float | None
-    slow_fraction: float  # share of samples outside the fast mode
-    fast_spread: float  # IQR / median within the fast mode
+    slow_fraction: float  # share of slices outside the fast mode
+    fast_spread: float  # IQR / median of the fast-mode slices
+    process_spread: float  # (max - min) / (max + min) of the per-process headlines
     per_message_ns: float
     alloc_bytes: float | None  # per operation, where the runner can tell
     alloc_count: float | None
     peak_alloc_bytes: int | None
     gc_per_op: float | None
-    warmup_steady: bool
-    warmup_samples: int
+    steady: bool | None  # False: some process never passed the steady-state test
+    warmup_slices: int
     iterations: int
 
     @property
@@ -62,104 +72,120 @@ class Estimate:
         return d
 
 
-def median_ci(sorted_values: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
-    """Distribution-free CI of the median from order statistics (binomial, p = 0.5)."""
-    n = len(sorted_values)
-    if n < 6:
-        return float(sorted_values[0]), float(sorted_values[-1])
-    lo, hi = sps.binom.interval(confidence, n, 0.5)
-    lo_i = max(int(lo) - 1, 0)
-    hi_i = min(int(hi), n - 1)
-    return float(sorted_values[lo_i]), float(sorted_values[hi_i])
-
-
 def fast_mode(values: np.ndarray) -> np.ndarray:
     return values[values <= values.min() * (1 + FAST_MODE_WIDTH)]
 
 
 def fast_mode_median(values: list[float] | np.ndarray) -> float:
-    """serbench's headline estimator on raw per-operation times (for cross-checks)."""
-    return float(np.median(fast_mode(np.sort(np.asarray(values, dtype=float)))))
+    """The fast-mode median of raw per-operation times (for cross-checks with other tools)."""
+    return float(np.median(fast_mode(np.asarray(values, dtype=float))))
 
 
-def _per_op(timings: list[dict[str, Any]], key: str) -> np.ndarray | None:
-    parts = []
-    for t in timings:
-        raw = t.get(key)
-        if raw is None or len(raw) != len(t["wall_ns"]):
-            return None
-        parts.append(np.asarray(raw, dtype=float) / max(int(t["iterations"]), 1))
-    return np.concatenate(parts) if parts else None
+def _per_op(t: dict[str, Any], key: str) -> np.ndarray | None:
+    raw = t.get(key)
+    if raw is None or len(raw) != len(t["wall_ns"]):
+        return None
+    return np.asarray(raw, dtype=float) / max(int(t["iterations"]), 1)
 
 
-def pooled_fast_median(per_process: list[np.ndarray]) -> float:
-    return float(np.median(fast_mode(np.sort(np.concatenate(per_process)))))
+def slice_medians(t: dict[str, Any], key: str = "wall_ns") -> np.ndarray:
+    """Each slice's median per-operation time (a sample is its own slice in v1 results)."""
+    values = _per_op(t, key)
+    assert values is not None
+    sizes = t.get("slice_sizes") or [1] * len(values)
+    edges = np.cumsum([0, *sizes])
+    return np.array([np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:], strict=True)])
 
 
-def process_bootstrap_ci(
-    per_process: list[np.ndarray], resamples: int = BOOTSTRAP
+def _fast_median_rows(matrix: np.ndarray) -> np.ndarray:
+    """Fast-mode median of every row (NaN = absent)."""
+    low = np.nanmin(matrix, axis=1, keepdims=True)
+    fast = np.where(matrix <= low * (1 + FAST_MODE_WIDTH), matrix, np.nan)
+    return np.nanmedian(fast, axis=1)
+
+
+def hierarchical_ci(
+    per_process: list[np.ndarray], resamples: int = BOOTSTRAP, seed: int = 0
 ) -> tuple[float, float]:
-    """95% interval of the pooled fast-mode median, resampling whole processes.
-
-    Processes, not samples, are the unit that varies most here: a process can spend all of
-    its life in the neighbour's slow phase. Resampling them keeps that in the interval.
-    """
-    rng = np.random.default_rng(0)
-    n = len(per_process)
-    boots = [
-        pooled_fast_median([per_process[i] for i in rng.integers(0, n, n)])
-        for _ in range(resamples)
-    ]
+    """95% percentile interval of the pooled fast-mode median: processes resampled with
+    replacement, then slices with replacement within each chosen process."""
+    rng = np.random.default_rng(seed)
+    p = len(per_process)
+    width = max(len(x) for x in per_process)
+    padded = np.full((p, width), np.nan)
+    for i, x in enumerate(per_process):
+        padded[i, : len(x)] = x
+    counts = np.array([len(x) for x in per_process])
+    chosen = rng.integers(0, p, (resamples, p)) if p > 1 else np.zeros((resamples, 1), int)
+    picks = (rng.random((resamples, p, width)) * counts[chosen][:, :, None]).astype(int)
+    draws = padded[chosen[:, :, None], picks]
+    draws[:, :, :][np.arange(width)[None, None, :] >= counts[chosen][:, :, None]] = np.nan
+    boots = _fast_median_rows(draws.reshape(resamples, p * width))
     lo, hi = np.percentile(boots, [2.5, 97.5])
     return float(lo), float(hi)
 
 
 def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | None:
-    """Estimate one operation from its samples, one timing dict per process.
-
-    One process: the fast-mode median with its within-process 95% CI. Several: the
-    fast-mode median of all their samples pooled (the fast mode is found even when some
-    processes never left the slow phase), with a CI from resampling whole processes.
-    """
+    """Estimate one operation from its samples, one timing dict per process."""
     timings = [t for t in timings if t and t.get("wall_ns")]
     if not timings:
         return None
-    per_process = [np.sort(_per_op([t], "wall_ns")) for t in timings]  # type: ignore[arg-type]
-    ordered = np.sort(np.concatenate(per_process))
-    fast = fast_mode(ordered)
+    per_process = [slice_medians(t) for t in timings]
+    pooled = np.concatenate(per_process)
+    fast = fast_mode(pooled)
     head = float(np.median(fast))
-    lo, hi = median_ci(fast)
-    if len(per_process) > 1:
-        boot_lo, boot_hi = process_bootstrap_ci(per_process)
-        lo, hi = min(lo, boot_lo), max(hi, boot_hi)
-    cpu = _per_op(timings, "cpu_ns")
-    cpu_head = float(np.median(fast_mode(np.sort(cpu)))) if cpu is not None else None
+    lo, hi = hierarchical_ci(per_process)
+    lo, hi = min(lo, head), max(hi, head)
+    samples = np.sort(np.concatenate([_per_op(t, "wall_ns") for t in timings]))  # type: ignore[misc]
+    heads = [float(np.median(fast_mode(x))) for x in per_process]
+    cpu = [_per_op(t, "cpu_ns") for t in timings]
+    cpu_head = None
+    if all(c is not None for c in cpu):
+        cpu_head = float(
+            np.median(fast_mode(np.concatenate([slice_medians(t, "cpu_ns") for t in timings])))
+        )
     q1, q3 = np.percentile(fast, [25, 75])
-    alloc = _per_op(timings, "alloc_bytes")
-    count = _per_op(timings, "alloc_count")
-    gcs = _per_op(timings, "gc_count")
+    alloc = [_per_op(t, "alloc_bytes") for t in timings]
+    count = [_per_op(t, "alloc_count") for t in timings]
+    gcs = [_per_op(t, "gc_count") for t in timings]
+
+    def pooled_median(parts: list[np.ndarray | None]) -> float | None:
+        if any(x is None for x in parts):
+            return None
+        return float(np.median(np.concatenate(parts)))  # type: ignore[arg-type]
+
     peaks = [t.get("peak_alloc_bytes") for t in timings if t.get("peak_alloc_bytes") is not None]
     warm = [t.get("warmup") or {} for t in timings]
+    gc_mean = None
+    if all(g is not None for g in gcs):
+        gc_mean = float(np.mean(np.concatenate(gcs)))  # type: ignore[arg-type]
     return Estimate(
-        n=len(ordered),
+        n=len(samples),
+        slices=len(pooled),
         processes=len(timings),
         headline_ns=head,
         ci_low_ns=lo,
         ci_high_ns=hi,
-        min_ns=float(ordered[0]),
-        p10_ns=float(np.percentile(ordered, 10)),
-        median_ns=float(np.median(ordered)),
-        mean_ns=float(np.mean(ordered)),
+        min_ns=float(samples[0]),
+        p10_ns=float(np.percentile(samples, 10)),
+        median_ns=float(np.median(samples)),
+        mean_ns=float(np.mean(samples)),
+        sample_fast_ns=float(np.median(fast_mode(samples))),
+        slice_median_ns=float(np.median(pooled)),
+        process_median_ns=float(np.median(heads)),
         cpu_headline_ns=cpu_head,
-        slow_fraction=1 - len(fast) / len(ordered),
+        slow_fraction=1 - len(fast) / len(pooled),
         fast_spread=float((q3 - q1) / head) if head else math.nan,
+        process_spread=(max(heads) - min(heads)) / (max(heads) + min(heads)),
         per_message_ns=head / max(messages, 1),
-        alloc_bytes=float(np.median(alloc)) if alloc is not None else None,
-        alloc_count=float(np.median(count)) if count is not None else None,
+        alloc_bytes=pooled_median(alloc),
+        alloc_count=pooled_median(count),
         peak_alloc_bytes=max(peaks) if peaks else None,
-        gc_per_op=float(np.mean(gcs)) if gcs is not None else None,
-        warmup_steady=all(w.get("steady", True) for w in warm),
-        warmup_samples=max((w.get("samples", 0) for w in warm), default=0),
+        gc_per_op=gc_mean,
+        steady=False
+        if any(w.get("steady") is False for w in warm)
+        else (True if all(w.get("steady") for w in warm) else None),
+        warmup_slices=max((w.get("slices", w.get("samples", 0)) for w in warm), default=0),
         iterations=int(timings[0]["iterations"]),
     )
 

@@ -93,8 +93,7 @@ def transfer(
     data = str(datasets.get(dataset).build(scale).path())  # type: ignore[arg-type]
     base = {
         "protocol": PROTOCOL_VERSION,
-        "dataset": dataset,
-        "data": data,
+        "dataset": {"name": dataset, "kind": "builtin", "data": data},
         "repetitions": repetitions,
         "warmup": warmup,
         "host": "127.0.0.1",

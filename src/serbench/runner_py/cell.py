@@ -12,9 +12,8 @@ from serbench.operations import CODECS, OPERATIONS  # noqa: F401 - OPERATIONS re
 from serbench.runner_py.framing import COMPRESSORS, decode_stream, encode_stream, varint
 from serbench.runner_py.model import first_difference, load_messages
 from serbench.runner_py.serializers.base import Codec
-from serbench.runner_py.timing import Op, TimingConfig, measure
+from serbench.runner_py.timing import Op
 
-PEAK_ALLOC_MAX_NS = 300_000_000
 assert set(COMPRESSORS) == set(CODECS), "the Python runner has every protocol codec"
 
 
@@ -129,53 +128,36 @@ def peak_alloc(op: Op) -> int:
         tracemalloc.stop()
 
 
-def run_cell(
+def prepare_cell(
     codec: Codec,
     dataset: str,
     data_path: str,
     check_path: str,
     operations: list[str],
-    cfg: TimingConfig,
-    dump_path: Path | None,
+    dump_path: str | None = None,
     decode_from: str | None = None,
-) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """(common fields, per-operation fields) of the results of one cell."""
+) -> tuple[dict[str, Any], dict[str, Op]]:
+    """The `prepared` reply's fields, and the operations ready to sample (none unless ok)."""
     prepared = prepare(codec, dataset, data_path)
     foreign = Path(decode_from).read_bytes() if decode_from else None
     ok, detail, encoded = check(prepared, dataset, check_path, foreign)
+    reply: dict[str, Any] = {
+        "status": "ok" if ok else "check_failed",
+        "check": {"ok": ok, "detail": detail},
+        "messages": prepared.count,
+        "error": None,
+    }
     if foreign is not None:  # a compatibility check: the other runner's bytes, decode only
-        common = {
-            "check": {"ok": ok, "detail": detail},
-            "messages": prepared.count,
-            "sizes": {"encoded": len(foreign)},
-        }
-        unsupported = {
-            "status": "unsupported",
-            "error": {"code": "unsupported", "message": "with decode_from only decode is timed"},
-        }
-        per_op = {op: unsupported for op in operations if op != "decode"}
-        if "decode" in operations:
-            if not ok:
-                per_op["decode"] = {"status": "check_failed"}
-            else:
-                samples = measure({"decode": operation(prepared, "decode", foreign)}, cfg)
-                per_op["decode"] = {"status": "ok", "timing": samples["decode"].as_json()}
-        return common, per_op
+        reply["sizes"] = {"encoded": len(foreign)}
+        reply["unsupported"] = [op for op in operations if op != "decode"]
+        ops = {"decode": operation(prepared, "decode", foreign)} if ok else {}
+        return reply, ops if "decode" in operations else {}
     if dump_path is not None:
-        dump_path.write_bytes(encoded)
+        Path(dump_path).write_bytes(encoded)
     sizes = {"encoded": len(encoded)}
     sizes.update({c: prepared.compressed_size(fns[0]) for c, fns in COMPRESSORS.items()})
-    common = {"check": {"ok": ok, "detail": detail}, "messages": prepared.count, "sizes": sizes}
+    reply["sizes"] = sizes
+    reply["unsupported"] = []
     if not ok:
-        return common, {op: {"status": "check_failed"} for op in operations}
-    ops = {name: operation(prepared, name, encoded) for name in operations}
-    samples = measure(ops, cfg)
-    per_op = {}
-    for name in operations:
-        timing = samples[name].as_json()
-        # tracemalloc slows Python several-fold: skip it where one operation takes seconds.
-        per_iteration = min(timing["wall_ns"]) / timing["iterations"]
-        affordable = cfg.peak_alloc and per_iteration < PEAK_ALLOC_MAX_NS
-        timing["peak_alloc_bytes"] = peak_alloc(ops[name]) if affordable else None
-        per_op[name] = {"status": "ok", "timing": timing}
-    return common, per_op
+        return reply, {}
+    return reply, {name: operation(prepared, name, encoded) for name in operations}

@@ -1,0 +1,162 @@
+"""`serve`: the Python runner's side of protocol v2 (docs/runner-protocol.md section 4)."""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from serbench.datasets import DATASETS
+from serbench.operations import OPERATIONS
+from serbench.runner_py.cell import peak_alloc, prepare_cell
+from serbench.runner_py.serializers import REGISTRY
+from serbench.runner_py.serializers.base import Codec, NotApplicable
+from serbench.runner_py.timing import Op, samples
+
+Reply = dict[str, Any]
+COMMANDS = ("prepare", "sample", "peak_alloc", "release", "quit")
+
+
+class BadRequest(ValueError):
+    pass
+
+
+def bind(serializer: str, dataset: str) -> Codec:
+    return REGISTRY[serializer].codec(dataset)
+
+
+def _failed(cell: str, status: str, code: str, message: str) -> Reply:
+    return {
+        "event": "prepared",
+        "cell": cell,
+        "status": status,
+        "check": None,
+        "messages": None,
+        "sizes": None,
+        "unsupported": [],
+        "error": {"code": code, "message": message},
+    }
+
+
+def _exception(exc: BaseException) -> str:
+    where = traceback.format_exc(limit=3).strip().splitlines()[-1]
+    return f"{type(exc).__name__}: {exc} ({where})"[:500]
+
+
+class Server:
+    """Prepared cells by id; one reply per command."""
+
+    def __init__(self) -> None:
+        self.cells: dict[str, dict[str, Op]] = {}
+
+    def prepare(self, cmd: Reply) -> Reply:
+        cell, serializer = cmd["cell"], cmd["serializer"]
+        dataset = cmd["dataset"]
+        name = dataset["name"]
+        operations = list(cmd["operations"])
+        if serializer not in REGISTRY:
+            valid = ", ".join(REGISTRY)
+            return _failed(
+                cell,
+                "error",
+                "unknown_serializer",
+                f"unknown serializer {serializer!r}; valid: {valid}",
+            )
+        if name not in DATASETS:
+            valid = ", ".join(DATASETS)
+            return _failed(
+                cell, "error", "unknown_dataset", f"unknown dataset {name!r}; valid: {valid}"
+            )
+        unknown = [op for op in operations if op not in OPERATIONS]
+        if unknown:
+            raise BadRequest(f"unknown operations {unknown}; valid: {', '.join(OPERATIONS)}")
+        try:
+            codec = bind(serializer, name)
+        except NotApplicable as exc:
+            return _failed(cell, "not_applicable", "not_applicable", str(exc))
+        try:
+            reply, ops = prepare_cell(
+                codec,
+                name,
+                dataset["data"],
+                dataset.get("check_data") or dataset["data"],
+                operations,
+                cmd.get("dump_path"),
+                cmd.get("decode_from"),
+            )
+        except (OSError, ValueError, KeyError) as exc:
+            return _failed(cell, "error", "bad_data", _exception(exc))
+        except Exception as exc:  # a library failing must not take the other cells down
+            return _failed(cell, "error", "exception", _exception(exc))
+        self.cells[cell] = ops
+        return {"event": "prepared", "cell": cell, **reply}
+
+    def _op(self, cmd: Reply) -> Op:
+        ops = self.cells.get(cmd["cell"])
+        if ops is None or cmd["operation"] not in ops:
+            raise KeyError(cmd["cell"])
+        return ops[cmd["operation"]]
+
+    def handle(self, cmd: Reply) -> Reply:
+        kind = cmd.get("cmd")
+        cell = cmd.get("cell", "")
+        try:
+            if kind == "prepare":
+                return self.prepare(cmd)
+            if kind == "sample":
+                iterations, count = int(cmd["iterations"]), int(cmd["samples"])
+                if iterations < 1 or count < 1:
+                    raise BadRequest("iterations and samples must be at least 1")
+                op = self._op(cmd)
+                out = samples(op, iterations, count)
+                return {"event": "samples", "cell": cell, "operation": cmd["operation"], **out}
+            if kind == "peak_alloc":
+                op = self._op(cmd)
+                return {
+                    "event": "peak_alloc",
+                    "cell": cell,
+                    "operation": cmd["operation"],
+                    "bytes": peak_alloc(op),
+                }
+            if kind == "release":
+                self.cells.pop(cell, None)
+                return {"event": "released", "cell": cell}
+            if kind == "quit":
+                return {"event": "bye"}
+            raise BadRequest(f"unknown cmd {kind!r}; valid: {', '.join(COMMANDS)}")
+        except BadRequest as exc:
+            return {"event": "error", "code": "bad_request", "message": str(exc)}
+        except KeyError as exc:
+            if kind in ("sample", "peak_alloc") and exc.args == (cell,):
+                return {
+                    "event": "error",
+                    "code": "unknown_cell",
+                    "cell": cell,
+                    "message": f"cell {cell!r} with operation {cmd.get('operation')!r} "
+                    "is not prepared (or did not pass its check)",
+                }
+            return {"event": "error", "code": "bad_request", "message": f"missing field {exc}"}
+        except (TypeError, ValueError) as exc:
+            return {"event": "error", "code": "bad_request", "message": str(exc)}
+        except Exception as exc:
+            return {"event": "error", "code": "exception", "cell": cell, "message": _exception(exc)}
+
+
+def serve(lines: Iterable[str], emit: Callable[[Reply], None]) -> int:
+    server = Server()
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            cmd = json.loads(line)
+            if not isinstance(cmd, dict):
+                raise ValueError("a command is a JSON object")
+        except ValueError as exc:
+            emit({"event": "error", "code": "bad_request", "message": f"not a command: {exc}"})
+            continue
+        reply = server.handle(cmd)
+        emit(reply)
+        if reply["event"] == "bye":
+            break
+    return 0

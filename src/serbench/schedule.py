@@ -1,0 +1,313 @@
+"""Runs one block of cells: one fresh process per runner, every (cell, operation) calibrated,
+warmed up until the steady-state test passes, then measured in short slices taken in a
+randomized, interleaved order across all runners' cells, so that every cell sees the
+machine's fast and slow phases alike (docs/method.md)."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from serbench.runners import RunnerSpec
+from serbench.session import RunnerSession, SessionFault
+from serbench.store import CellKey
+from serbench.timing import Timing
+
+MAX_RESTARTS = 5  # per runner and block; past it the runner's remaining cells fail
+LONG_SAMPLE = 10  # a sample over this many min_sample_ns makes a slice of one sample
+Save = Callable[[CellKey, dict[str, Any]], None]
+SAMPLE_FIELDS = ("wall_ns", "cpu_ns", "alloc_bytes", "alloc_count", "gc_count", "gc_ns")
+
+
+@dataclass(frozen=True)
+class Cell:
+    runner: str
+    serializer: str
+    dataset: str
+    process: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.serializer}@{self.dataset}"
+
+    def key(self, op: str) -> CellKey:
+        return CellKey(self.runner, self.serializer, self.dataset, op, self.process)
+
+
+@dataclass
+class OpState:
+    """Where one operation of one cell is: calibrate -> warmup -> measure -> done."""
+
+    cell: Cell
+    op: str
+    common: dict[str, Any]  # check, messages, sizes from `prepared`
+    phase: str = "calibrate"
+    iterations: int = 1
+    per_slice: int = 1
+    warm_best: list[float] = field(default_factory=list)  # best per-iteration time per slice
+    warm_compiling: list[bool] = field(default_factory=list)
+    warm_ns: int = 0
+    steady: bool | None = None
+    measured_ns: int = 0
+    samples: dict[str, list[int] | None] = field(
+        default_factory=lambda: {f: [] for f in SAMPLE_FIELDS}
+    )
+    slice_sizes: list[int] = field(default_factory=list)
+    slice_at_ns: list[int] = field(default_factory=list)
+    compile_ns: int | None = None
+
+    def restart(self) -> None:
+        """A new process: warm up again, keep what was measured."""
+        if self.phase == "measure":
+            self.phase, self.steady = "warmup", None
+        self.warm_best, self.warm_compiling, self.warm_ns = [], [], 0
+
+
+class Block:
+    def __init__(
+        self,
+        cells: list[Cell],
+        operations: list[str],
+        specs: dict[str, RunnerSpec],
+        datasets: dict[str, dict[str, Any]],
+        timing: Timing,
+        cell_timeout: float,
+        save: Save,
+        progress: Callable[[str, int], None],
+        rng: random.Random,
+        clock_zero: int,
+    ) -> None:
+        self.cells, self.operations, self.specs = cells, operations, specs
+        self.datasets, self.timing, self.cell_timeout = datasets, timing, cell_timeout
+        self.save, self.progress, self.rng, self.clock_zero = save, progress, rng, clock_zero
+        self.sessions: dict[str, RunnerSession] = {}
+        self.restarts: dict[str, int] = {}
+        self.states: list[OpState] = []
+
+    # --- sessions and faults -------------------------------------------------------------
+
+    def _session(self, runner: str) -> RunnerSession:
+        if runner not in self.sessions:
+            self.sessions[runner] = RunnerSession(self.specs[runner], self.cell_timeout)
+        return self.sessions[runner]
+
+    def _fail_cell(self, cell: Cell, code: str, message: str) -> None:
+        for st in [s for s in self.states if s.cell == cell]:
+            self.states.remove(st)
+        for op in self.operations:
+            self._finish(cell, op, {"status": "error", "error": {"code": code, "message": message}})
+
+    def _finish(self, cell: Cell, op: str, result: dict[str, Any]) -> None:
+        self.save(cell.key(op), result)
+        self.progress(f"{cell.runner}/{cell.serializer} {cell.dataset} {op}", 1)
+
+    def _fault(self, cell: Cell, fault: SessionFault) -> None:
+        """Blame the cell in flight, then restart its runner for the cells still live."""
+        self._fail_cell(cell, fault.code, str(fault))
+        self._restart(cell.runner)
+
+    def _restart(self, runner: str) -> None:
+        session = self.sessions.pop(runner, None)
+        if session is not None:
+            session.kill()
+        self.restarts[runner] = self.restarts.get(runner, 0) + 1
+        live = list(dict.fromkeys(s.cell for s in self.states if s.cell.runner == runner))
+        if self.restarts[runner] > MAX_RESTARTS:
+            for c in live:
+                self._fail_cell(c, "crashed", f"runner {runner} failed {MAX_RESTARTS}x in a block")
+            return
+        for c in live:
+            if self._prepare(c) is not None:
+                for st in self.states:
+                    if st.cell == c:
+                        st.restart()
+
+    # --- the phases ----------------------------------------------------------------------
+
+    def _prepare(self, cell: Cell) -> dict[str, Any] | None:
+        """Prepare (and check) a cell; its results are saved at once unless it is ok."""
+        command = {
+            "cmd": "prepare",
+            "cell": cell.id,
+            "serializer": cell.serializer,
+            "dataset": self.datasets[cell.dataset],
+            "operations": self.operations,
+            "dump_path": None,
+            "decode_from": None,
+        }
+        try:
+            reply = self._session(cell.runner).call(command)
+        except SessionFault as fault:
+            self._fault(cell, fault)
+            return None
+        if reply["event"] == "error":
+            self._fail_cell(cell, reply["code"], reply["message"])
+            return None
+        common = {k: reply.get(k) for k in ("check", "messages", "sizes")}
+        if reply["status"] != "ok":
+            for st in [s for s in self.states if s.cell == cell]:
+                self.states.remove(st)
+            for op in self.operations:
+                self._finish(
+                    cell, op, {**common, "status": reply["status"], "error": reply["error"]}
+                )
+            return None
+        return {**common, "unsupported": reply["unsupported"]}
+
+    def _sample(self, st: OpState, iterations: int, samples: int) -> dict[str, Any] | None:
+        command = {
+            "cmd": "sample",
+            "cell": st.cell.id,
+            "operation": st.op,
+            "iterations": iterations,
+            "samples": samples,
+        }
+        try:
+            reply = self._session(st.cell.runner).call(command)
+        except SessionFault as fault:
+            self._fault(st.cell, fault)
+            return None
+        if reply["event"] == "error":
+            self._fail_cell(st.cell, reply["code"], reply["message"])
+            return None
+        return reply
+
+    def _calibrate(self, st: OpState) -> None:
+        reply = self._sample(st, st.iterations, 1)
+        if reply is None:
+            return
+        wall = reply["wall_ns"][0]
+        target = self.timing.min_sample_ns
+        if wall >= target or st.iterations >= 1 << 30:
+            st.phase = "warmup"
+            long = wall >= LONG_SAMPLE * target
+            st.per_slice = 1 if long else self.timing.slice_samples
+            return
+        # jump close to the target, never by more than 16x
+        guess = int(st.iterations * target / max(wall, 1) * 1.2)
+        st.iterations = max(st.iterations * 2, min(st.iterations * 16, guess))
+
+    def _warm(self, st: OpState) -> None:
+        reply = self._sample(st, st.iterations, st.per_slice)
+        if reply is None:
+            return
+        t = self.timing
+        st.warm_ns += sum(reply["wall_ns"])
+        st.warm_best.append(min(reply["wall_ns"]) / st.iterations)
+        st.warm_compiling.append(bool(reply.get("compile_ns")))
+        w = t.warmup_window
+        if len(st.warm_best) >= 2 * w:
+            before, last = min(st.warm_best[:-w]), min(st.warm_best[-w:])
+            improving = last < (1 - t.warmup_tolerance) * before
+            if not improving and not any(st.warm_compiling[-w:]):
+                st.steady = True
+        if st.steady is None and st.warm_ns >= t.warmup_max_ns:
+            # too slow to test, or never settled within the budget
+            st.steady = None if len(st.warm_best) < 2 * w else False
+            st.phase = "measure"
+        if st.steady:
+            st.phase = "measure"
+        if st.phase == "measure":
+            # compiled code is faster than the code that was calibrated
+            best = min(st.warm_best)
+            if best * st.iterations < t.min_sample_ns:
+                st.iterations = math.ceil(t.min_sample_ns / best)
+
+    def _measure(self, st: OpState) -> None:
+        at = time.monotonic_ns() - self.clock_zero
+        reply = self._sample(st, st.iterations, st.per_slice)
+        if reply is None:
+            return
+        for f in SAMPLE_FIELDS:
+            got, have = reply.get(f), st.samples[f]
+            st.samples[f] = None if got is None or have is None else have + list(got)
+        st.slice_sizes.append(len(reply["wall_ns"]))
+        st.slice_at_ns.append(at)
+        if reply.get("compile_ns") is not None:
+            st.compile_ns = (st.compile_ns or 0) + reply["compile_ns"]
+        st.measured_ns += sum(reply["wall_ns"])
+        t = self.timing
+        enough = len(st.slice_sizes) >= t.slices or (
+            st.measured_ns >= t.max_measure_ns and len(st.slice_sizes) >= t.min_slices
+        )
+        if enough:
+            st.phase = "done"
+
+    def _peak_alloc(self, st: OpState) -> int | None:
+        t = self.timing
+        per_op = min(st.samples["wall_ns"] or [0]) / st.iterations
+        if not t.peak_alloc or st.cell.process != 0 or per_op > t.peak_alloc_max_ns:
+            return None
+        command = {"cmd": "peak_alloc", "cell": st.cell.id, "operation": st.op}
+        try:
+            reply = self._session(st.cell.runner).call(command)
+        except SessionFault as fault:
+            self._fault(st.cell, fault)
+            return None
+        return reply.get("bytes") if reply["event"] == "peak_alloc" else None
+
+    def _done(self, st: OpState) -> None:
+        self.states.remove(st)
+        timing = {
+            "iterations": st.iterations,
+            **st.samples,
+            "slice_sizes": st.slice_sizes,
+            "slice_at_ns": st.slice_at_ns,
+            "compile_ns": st.compile_ns,
+            "warmup": {
+                "slices": len(st.warm_best),
+                "wall_ns": st.warm_ns,
+                "steady": st.steady,
+            },
+            "peak_alloc_bytes": self._peak_alloc(st),
+        }
+        self._finish(st.cell, st.op, {**st.common, "status": "ok", "error": None, "timing": timing})
+        if not any(s.cell == st.cell for s in self.states):
+            self._release(st.cell)
+
+    def _release(self, cell: Cell) -> None:
+        try:
+            self._session(cell.runner).call({"cmd": "release", "cell": cell.id})
+        except SessionFault:
+            self._restart(cell.runner)  # every result of the cell is saved already
+
+    # --- the block -----------------------------------------------------------------------
+
+    def run(self) -> None:
+        try:
+            for cell in self.cells:
+                common = self._prepare(cell)
+                if common is None:
+                    continue
+                unsupported = set(common.pop("unsupported"))
+                for op in self.operations:
+                    if op in unsupported:
+                        message = f"{cell.runner} has no {op}"
+                        self._finish(
+                            cell,
+                            op,
+                            {
+                                **common,
+                                "status": "unsupported",
+                                "error": {"code": "unsupported", "message": message},
+                            },
+                        )
+                    else:
+                        self.states.append(OpState(cell, op, common))
+            steps = {"calibrate": self._calibrate, "warmup": self._warm, "measure": self._measure}
+            while self.states:
+                order = list(self.states)
+                self.rng.shuffle(order)
+                for st in order:
+                    if st not in self.states:
+                        continue  # its cell failed during this round
+                    steps[st.phase](st)
+                    if st.phase == "done" and st in self.states:
+                        self._done(st)
+        finally:
+            for session in self.sessions.values():
+                session.close()

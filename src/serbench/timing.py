@@ -1,0 +1,64 @@
+"""Timing parameters, defined once: the orchestrator sends runners only `sample` commands built
+from these (docs/method.md says why each value is what it is)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Timing:
+    min_sample_ns: int  # one sample (a batch of iterations) lasts at least this long
+    slice_samples: int  # samples per slice: one `sample` command, consecutive in time
+    slices: int  # measured slices per operation per process, spread over the block
+    min_slices: int  # ... at least this many even when the budget is spent
+    max_measure_ns: int  # measuring budget per operation per process (slow operations)
+    processes: int  # fresh runner processes per cell: one per round
+    warmup_window: int  # slices per window of the steady-state test
+    warmup_tolerance: float  # a window whose best is this much below the earlier best: not steady
+    warmup_max_ns: int  # warm-up budget per operation per process; past it: not-steady
+    peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
+    peak_alloc_max_ns: int  # ... unless one operation takes longer than this
+    block_bytes: int  # a runner process holds at most about this many bytes of cells at once
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Timing:
+        return cls(**{k: raw[k] for k in cls.__dataclass_fields__})
+
+    def with_processes(self, processes: int) -> Timing:
+        return replace(self, processes=max(1, processes))
+
+
+QUICK = Timing(
+    min_sample_ns=1_000_000,
+    slice_samples=3,
+    slices=8,
+    min_slices=3,
+    max_measure_ns=200_000_000,
+    processes=1,
+    warmup_window=3,
+    warmup_tolerance=0.03,
+    warmup_max_ns=1_500_000_000,
+    peak_alloc=False,
+    peak_alloc_max_ns=0,
+    block_bytes=2 << 30,
+)
+STANDARD = Timing(
+    min_sample_ns=2_000_000,
+    slice_samples=3,
+    slices=12,
+    min_slices=3,
+    max_measure_ns=1_500_000_000,
+    processes=3,
+    warmup_window=3,
+    warmup_tolerance=0.03,
+    warmup_max_ns=3_000_000_000,
+    peak_alloc=True,
+    peak_alloc_max_ns=300_000_000,
+    block_bytes=2 << 30,
+)
+PROFILES = {"quick": QUICK, "standard": STANDARD, "full": STANDARD}
