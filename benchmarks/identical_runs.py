@@ -32,7 +32,16 @@ SELECTION = [
     "cpp/protobuf",
 ]
 DATASETS = ["android-users", "log-records"]
-ESTIMATORS = ["headline_ns", "min_ns", "p10_ns", "median_ns", "mean_ns"]
+ESTIMATORS = [
+    "headline_ns",
+    "sample_fast_ns",
+    "slice_median_ns",
+    "process_median_ns",
+    "min_ns",
+    "p10_ns",
+    "median_ns",
+    "mean_ns",
+]
 
 
 def one_run(serbench: list[str], args: argparse.Namespace, db: Path) -> dict[str, Any]:

@@ -47,12 +47,28 @@ def test_reference_marks_claims(s1_run: tuple[Store, int]) -> None:
     verdicts = reference.check_claims("S1", rep)
     sizes = [v for v in verdicts if "smaller" in v.claim]
     assert sizes and sizes[0].measured == pytest.approx(560 / 383)
+    assert sizes[0].low == sizes[0].high == sizes[0].measured  # exact sizes: no interval
     assert sizes[0].verdict == "holds"
-    assert all(v.verdict in ("holds", "direction only", "does not hold") for v in verdicts)
+    decided = ("holds", "direction only", "does not hold")
+    assert all(v.verdict in (*decided, "undecided") for v in verdicts)
+    for v in verdicts:
+        assert v.low is not None and v.low <= v.measured <= v.high
+        assert (v.verdict == "undecided") == bool(v.why), v
     assert [label for _, label, _ in reference.measured_rows("S1", rep)][:2] == [
         "Java Serializable",
         "Parcelable (hand-written)",
     ]
+
+
+def test_verdicts_follow_the_whole_interval() -> None:
+    v = reference.decide
+    assert v(2.1, 2.5, 2.0) == "holds"
+    assert v(1.2, 1.8, 2.0) == "direction only"
+    assert v(0.5, 0.9, 2.0) == "does not hold"
+    assert v(1.8, 2.2, 2.0) == "undecided"  # straddles the claimed factor
+    assert v(0.9, 1.1, 2.0) == "undecided"  # straddles 1: not even the direction is known
+    assert v(0.9, 1.1, 0.8, upper=1.25) == "holds"
+    assert v(0.7, 1.1, 0.8, upper=1.25) == "undecided"
 
 
 def test_cli_report_formats_and_bad_input(s1_run: tuple[Store, int], tmp_path: Path) -> None:

@@ -12,7 +12,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from serbench import datasets, environment, orchestrate, reference, report, runners, transport
+from serbench import (
+    datasets,
+    environment,
+    noise,
+    orchestrate,
+    reference,
+    report,
+    runners,
+    transport,
+)
 from serbench.operations import COMPRESSED
 from serbench.paths import default_db, state_dir
 from serbench.store import Store
@@ -149,7 +158,10 @@ def _run(config: orchestrate.RunConfig, store: Store, run_id: int | None) -> int
         err.print(f"[yellow]runner {name} unavailable:[/yellow] {reason}")
     done = set()
     if run_id is None:
-        run_id = store.new_run(orchestrate.config_json(config), environment.collect())
+        env = environment.collect()
+        with console.status("probing this machine's noise (2 s)"):
+            env["noise"] = noise.measure(seconds=2, cost_of=[]).as_dict()
+        run_id = store.new_run(orchestrate.config_json(config), env)
     else:
         done = store.done_keys(run_id)
     for name, d in the_plan.describes.items():
@@ -339,7 +351,7 @@ def reference_cmd(
     ctable = Table(
         "claim",
         "runner",
-        "measured",
+        "measured [95% CI]",
         "published",
         "holds at",
         "verdict",
@@ -348,14 +360,19 @@ def reference_cmd(
         title_justify="left",
     )
     for v in reference.check_claims(key, rep):
-        colour = {"holds": "green", "direction only": "yellow"}.get(v.verdict, "red")
+        colour = {"holds": "green", "direction only": "yellow", "undecided": "blue"}.get(
+            v.verdict, "red"
+        )
+        measured = "-"
+        if v.measured is not None:
+            measured = f"{v.measured:.2f}x [{v.low:.2f}, {v.high:.2f}]"
         ctable.add_row(
             v.claim,
             v.runner,
-            f"{v.measured:.2f}x" if v.measured else "-",
+            measured,
             f"{v.published:.2f}x",
             f"{v.needs:.2f}x",
-            f"[{colour}]{v.verdict}[/{colour}]",
+            f"[{colour}]{v.verdict}[/{colour}]" + (f"\n[dim]{v.why}[/dim]" if v.why else ""),
             v.evidence,
         )
     console.print(ctable)
@@ -521,6 +538,17 @@ def crosscheck_cmd(
     console.print(table)
     bad = sum(not o.ok for o in outcomes)
     console.print(f"{len(outcomes)} pairs, {len(outcomes) - bad} read back intact, {bad} not")
+
+
+@app.command("noise")
+def noise_cmd(
+    seconds: Annotated[float, typer.Option(help="how long to watch the machine")] = 15.0,
+) -> None:
+    """This machine's noise now: fast and slow phases, their length, each runtime's cost of a
+    timed sample, and the precision a standard run can expect."""
+    with console.status(f"timing a fixed workload for {seconds:.0f} s"):
+        n = noise.measure(seconds)
+    report.print_noise(n.as_dict(), console)
 
 
 @app.command("runs")

@@ -1,8 +1,11 @@
 """The five seeds' published tables beside this machine's measurements, claims checked.
 
-Claims are ratios measured within one run (never absolute times across machines):
-``holds`` when the measured factor reaches the claimed one, ``direction only`` when it
-points the same way but falls short, ``does not hold`` otherwise.
+Claims are ratios measured within one run (never absolute times across machines), each
+with the interval that follows from the two cells' 95% intervals. A verdict is decided by
+the whole interval: ``holds`` when all of it reaches the claimed factor, ``direction only``
+when all of it points the claim's way but falls short, ``does not hold`` when all of it
+lies on the other side, and ``undecided`` when the interval straddles a threshold or
+when either cell is not steady or imprecise (the verdict names the cell).
 """
 
 from __future__ import annotations
@@ -46,10 +49,24 @@ class Verdict:
     claim: str
     runner: str
     measured: float | None
+    low: float | None  # the ratio's 95% interval
+    high: float | None
     published: float
     needs: float
     verdict: str
     evidence: str
+    why: str = ""  # what kept it undecided
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A metric of one row: value and 95% interval (equal for exact sizes), and why it
+    cannot decide anything (not steady, imprecise), if so."""
+
+    value: float
+    low: float
+    high: float
+    problem: str = ""
 
 
 SCENARIOS: dict[str, Published] = {
@@ -139,25 +156,42 @@ def stand_in(rows: list[Row], runner: str, label: str) -> Row | None:
     return next((by_name[n] for n in STAND_INS.get(label, []) if n in by_name), None)
 
 
-def _verdict(ratio: float | None, claimed: float, upper: float | None = None) -> str:
-    if ratio is None:
-        return "not measured"
-    if upper is not None:
-        return "holds" if claimed <= ratio <= upper else "does not hold"
-    if ratio >= claimed:
+def decide(low: float, high: float, claimed: float, upper: float | None = None) -> str:
+    if upper is not None:  # "about the same": the ratio must lie within [claimed, upper]
+        if low >= claimed and high <= upper:
+            return "holds"
+        return "does not hold" if high < claimed or low > upper else "undecided"
+    if low >= claimed:
         return "holds"
-    return "direction only" if ratio > 1 else "does not hold"
+    if high < claimed:
+        return "direction only" if low > 1 else "does not hold" if high < 1 else "undecided"
+    return "undecided"
 
 
-Metric = Callable[[Row], float | None]
+Metric = Callable[[Row], Measure | None]
 
 
 def _time(op: str) -> Metric:
-    return lambda r: r.ops[op].headline_ns if op in r.ops else None
+    def measure(r: Row) -> Measure | None:
+        e = r.ops.get(op)
+        if e is None:
+            return None
+        problem = ""
+        if e.steady is False:
+            problem = f"{r.name} {op} is not steady"
+        elif not e.precise:
+            problem = f"{r.name} {op} is imprecise (±{100 * e.ci_half_width / e.headline_ns:.1f}%)"
+        return Measure(e.headline_ns, e.ci_low_ns, e.ci_high_ns, problem)
+
+    return measure
 
 
 def _size(codec: str = "encoded") -> Metric:
-    return lambda r: r.sizes.get(codec)
+    def measure(r: Row) -> Measure | None:
+        n = r.sizes.get(codec)
+        return Measure(n, n, n) if n else None
+
+    return measure
 
 
 @dataclass
@@ -241,16 +275,39 @@ def check_claims(scenario: str, report: RunReport) -> list[Verdict]:
             if slow is None or fast is None:
                 continue
             a, b = claim.metric(slow), claim.metric(fast)
-            ratio = a / b if a is not None and b else None
+            evidence = f"{slow.name} / {fast.name}"
+            if a is None or b is None:
+                out.append(
+                    Verdict(
+                        claim.text,
+                        runner,
+                        None,
+                        None,
+                        None,
+                        claim.published,
+                        claim.needs,
+                        "not measured",
+                        evidence,
+                    )
+                )
+                continue
+            low, high = a.low / b.high, a.high / b.low
+            why = a.problem or b.problem
+            verdict = "undecided" if why else decide(low, high, claim.needs, claim.upper)
+            if verdict == "undecided" and not why:
+                why = f"the interval [{low:.2f}, {high:.2f}] straddles a threshold"
             out.append(
                 Verdict(
                     claim.text,
                     runner,
-                    ratio,
+                    a.value / b.value,
+                    low,
+                    high,
                     claim.published,
                     claim.needs,
-                    _verdict(ratio, claim.needs, claim.upper),
-                    f"{slow.name} / {fast.name}",
+                    verdict,
+                    evidence,
+                    why,
                 )
             )
     return out

@@ -352,3 +352,32 @@ def as_json(report: RunReport) -> str:
         },
     }
     return json.dumps(out, indent=2)
+
+
+def print_noise(n: dict[str, Any], console: Console) -> None:
+    """`serbench noise`'s findings, and what they mean for a run."""
+    table = Table("measure", "value", title="machine noise", title_justify="left")
+    table.add_row("watched", f"{n['seconds']:.1f} s, {n['samples']} samples of ~10 ms")
+    table.add_row("fast phase", fmt_ns(n["fast_ns"]) + " per operation")
+    if n["slow_ns"]:
+        table.add_row(
+            "slow phase",
+            f"{fmt_ns(n['slow_ns'])} ({n['slow_ns'] / n['fast_ns']:.2f}x), "
+            f"{100 * n['slow_share']:.0f}% of the time",
+        )
+    else:
+        table.add_row("slow phase", "none seen")
+    if n["phase_seconds_median"] is not None:
+        table.add_row(
+            "phases",
+            f"{n['switches_per_minute']:.0f} switches a minute; a phase lasts "
+            f"{n['phase_seconds_median']:.2f} s (median), {n['phase_seconds_max']:.1f} s at most",
+        )
+    for runner, ns in n.get("sample_cost_ns", {}).items():
+        table.add_row(f"{runner}: one timed sample", fmt_ns(ns) + " (clocks + one noop)")
+    table.add_row(
+        "a standard run can expect",
+        f"headlines within about ±{100 * n['expected_spread']:.1f}% of each other between "
+        "identical runs (this series, replayed through the scheduler's sampling)",
+    )
+    console.print(table)
