@@ -1,0 +1,164 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using Newtonsoft.Json.Linq;
+
+namespace Serbench.Harness
+{
+    /// <summary>A prepared cell: the reply to `prepare` and the operations ready to sample.</summary>
+    public sealed class Cell
+    {
+        public JObject Reply;
+        public Dictionary<string, Action> Ops = new Dictionary<string, Action>();
+
+        static readonly string[] Operations = { "encode", "decode", "encode+zlib", "zlib+decode", "encode+zstd", "zstd+decode", "encode+lz4", "lz4+decode" };
+
+        public static bool IsOperation(string op)
+        {
+            return Array.IndexOf(Operations, op) >= 0;
+        }
+
+        public static JObject Failed(string cell, string status, string code, string message)
+        {
+            return new JObject
+            {
+                { "event", "prepared" }, { "cell", cell }, { "status", status }, { "check", null },
+                { "messages", null }, { "sizes", null }, { "unsupported", new JArray() },
+                { "error", new JObject { { "code", code }, { "message", message } } },
+            };
+        }
+
+        /// <summary>Loads, encodes, decodes and checks; throws NotApplicableException, IOException (bad data).</summary>
+        public static Cell Prepare(string cellId, Serializer ser, DatasetSpec spec, JObject dataset, List<string> operations, string dumpPath, string decodeFrom)
+        {
+            string data = (string)dataset["data"];
+            string checkData = (string)dataset["check_data"] ?? data;
+            Loaded loaded;
+            List<object> expected;
+            int expectedCount;
+            try
+            {
+                loaded = Datasets.Load(spec, data);
+                expected = Datasets.Expected(spec, checkData, out expectedCount);
+            }
+            catch (NotApplicableException)
+            {
+                throw;
+            }
+            catch (Exception e)
+            {
+                throw new InvalidDataException(e.GetType().Name + ": " + e.Message, e);
+            }
+            Codec codec = ser.Bind(spec);
+            codec.Prepare(loaded.Items);
+            var work = new Workload(codec, loaded, null);
+            byte[] encoded;
+            if (decodeFrom != null)
+            {
+                encoded = File.ReadAllBytes(decodeFrom);
+            }
+            else
+            {
+                MemoryStream ms = work.Encode();
+                encoded = ms.ToArray();
+            }
+            Func<object, object> canonical = Canon.OfNative;
+            if (spec.User)
+                canonical = m => spec.Types.Canonical((JToken)m, spec.TypeExpr);
+            string detail = Check(work, encoded, expected, expectedCount, decodeFrom != null, canonical);
+            bool ok = detail == null;
+            if (ok)
+                detail = loaded.Count + " message(s) equal";
+            var cell = new Cell();
+            var reply = new JObject
+            {
+                { "event", "prepared" }, { "cell", cellId }, { "status", ok ? "ok" : "check_failed" },
+                { "check", new JObject { { "ok", ok }, { "detail", detail } } }, { "messages", loaded.Count },
+            };
+            var sizes = new JObject { { "encoded", encoded.LongLength } };
+            var unsupported = new JArray();
+            if (decodeFrom != null)
+            {
+                foreach (string op in operations)
+                {
+                    if (op != "decode")
+                        unsupported.Add(op);
+                }
+                if (ok && operations.Contains("decode"))
+                    cell.Ops["decode"] = () => work.DecodeToSink(encoded, encoded.Length);
+            }
+            else
+            {
+                if (dumpPath != null)
+                    File.WriteAllBytes(dumpPath, encoded);
+                foreach (string c in Compressor.Names)
+                    sizes[c] = new Workload(codec, loaded, Compressor.Create(c)).CompressedSize();
+                if (ok)
+                {
+                    foreach (string op in operations)
+                        cell.Ops[op] = Operation(op, work, codec, loaded, encoded);
+                }
+            }
+            reply["sizes"] = sizes;
+            reply["unsupported"] = unsupported;
+            reply["error"] = null;
+            cell.Reply = reply;
+            return cell;
+        }
+
+        static Action Operation(string op, Workload work, Codec codec, Loaded loaded, byte[] encoded)
+        {
+            if (op == "encode")
+                return () => Sink.Consume(work.Encode());
+            if (op == "decode")
+                return () => work.DecodeToSink(encoded, encoded.Length);
+            string[] parts = op.Split('+');
+            if (parts[0] == "encode")
+            {
+                var w = new Workload(codec, loaded, Compressor.Create(parts[1]));
+                return () => Sink.Consume(w.Encode());
+            }
+            var packedWork = new Workload(codec, loaded, Compressor.Create(parts[0]));
+            byte[] packed = packedWork.Encode().ToArray();
+            return () => packedWork.DecodeToSink(packed, packed.Length);
+        }
+
+        /// <summary>Decodes every message and compares it with check_data; null when all are equal.</summary>
+        static string Check(Workload work, byte[] encoded, List<object> expected, int count, bool foreign, Func<object, object> canonical)
+        {
+            string diff = null;
+            int seen = 0;
+            try
+            {
+                work.Decode(encoded, encoded.Length, true, (i, m) =>
+                {
+                    seen = i + 1;
+                    if (diff != null)
+                        return;
+                    string d = Canon.Diff(expected[i % expected.Count], canonical(m), "$");
+                    if (d != null)
+                        diff = count > 1 ? "message " + i + ": " + d : d;
+                });
+            }
+            catch (Exception e)
+            {
+                if (foreign)
+                    return "cannot decode: " + Short(e);
+                return "decode failed: " + Short(e);
+            }
+            if (diff != null)
+                return diff;
+            if (seen != count)
+                return "decoded " + seen + " messages, expected " + count;
+            return null;
+        }
+
+        public static string Short(Exception e)
+        {
+            while (e.InnerException != null && (e is System.Reflection.TargetInvocationException || e is InvalidOperationException))
+                e = e.InnerException;
+            string s = e.GetType().Name + ": " + e.Message;
+            return s.Length > 400 ? s.Substring(0, 400) : s;
+        }
+    }
+}
