@@ -1,0 +1,53 @@
+package libs
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"serbench/internal/harness"
+	"serbench/internal/model"
+)
+
+// bson: the MongoDB Go driver's v2 bson package. A BSON root is a document, so the
+// list-rooted datasets are wrapped as {"items": [...]}, as users store them.
+var bsonCodec = &harness.Serializer{
+	Name: "bson", Format: "bson", Library: "go.mongodb.org/mongo-driver/v2/bson", Module: "go.mongodb.org/mongo-driver/v2",
+	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "copying-decode"},
+	Codec: func(d *model.Dataset) (*harness.Codec, error) {
+		switch d.Kind {
+		case model.AndroidUsers:
+			return bsonWrapped[model.SampleData](), nil
+		case model.LogRecords:
+			return bsonWrapped[model.TestClass](), nil
+		case model.UserKind:
+			return bsonUser(d)
+		}
+		return &harness.Codec{
+			Encode: func(dst []byte, msg any) ([]byte, error) {
+				b, err := bson.Marshal(msg)
+				return harness.AppendBytes(dst, b), err
+			},
+			Decode: func(src []byte) (any, error) {
+				v := model.New(d.Kind)
+				return v, bson.Unmarshal(src, v)
+			},
+		}, nil
+	},
+}
+
+type bsonItems[T any] struct {
+	Items []T `bson:"items"`
+}
+
+func bsonWrapped[T any]() *harness.Codec {
+	return &harness.Codec{
+		Encode: func(dst []byte, msg any) ([]byte, error) {
+			b, err := bson.Marshal(bsonItems[T]{*msg.(*[]T)})
+			return harness.AppendBytes(dst, b), err
+		},
+		Decode: func(src []byte) (any, error) {
+			var w bsonItems[T]
+			err := bson.Unmarshal(src, &w)
+			return &w.Items, err
+		},
+	}
+}

@@ -1,0 +1,217 @@
+package libs
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"serbench/internal/harness"
+	"serbench/internal/model"
+)
+
+// The hand-written baseline (the Parcelable stand-in): little-endian fixed-width
+// integers, u32-length strings, u32-count lists and maps, no library.
+var handwritten = &harness.Serializer{
+	Name: "handwritten", Format: "custom-binary", Library: "encoding/binary", Module: "encoding/binary",
+	Labels: []string{"binary", "handwritten", "positional", "schema-required", "copying-decode"},
+	Codec: func(d *model.Dataset) (*harness.Codec, error) {
+		if d.Kind == model.UserKind {
+			return nil, harness.NA("handwritten: no hand-written code for user datasets")
+		}
+		return &harness.Codec{Encode: HandEncode, Decode: func(src []byte) (any, error) { return HandDecode(d.Kind, src) }}, nil
+	},
+	UserDatasets: errors.New("hand-written code exists for the built-in types only"),
+}
+
+func putStr(b []byte, s string) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
+func putBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+// HandEncode appends the hand-written encoding of a built-in message.
+func HandEncode(b []byte, msg any) ([]byte, error) {
+	le := binary.LittleEndian
+	switch m := msg.(type) {
+	case *[]model.SampleData:
+		b = le.AppendUint32(b, uint32(len(*m)))
+		for i := range *m {
+			r := &(*m)[i]
+			b = le.AppendUint64(b, uint64(r.ID))
+			b = putStr(b, r.Name)
+			b = le.AppendUint32(b, uint32(r.Age))
+			b = le.AppendUint32(b, uint32(r.Gender))
+			b = putBool(b, r.IsMegane)
+		}
+	case *model.Test1:
+		b = le.AppendUint32(le.AppendUint32(b, m.A), m.B)
+	case *model.Test2:
+		b = le.AppendUint32(le.AppendUint32(b, uint32(m.A)), uint32(m.B))
+	case *model.Test3:
+		b = putStr(b, m.S)
+	case *model.Test4:
+		b = le.AppendUint32(le.AppendUint32(b, m.T1.A), m.T1.B)
+		b = le.AppendUint32(le.AppendUint32(b, uint32(m.T2.A)), uint32(m.T2.B))
+		b = putStr(b, m.T3.S)
+	case *map[string]string:
+		b = le.AppendUint32(b, uint32(len(*m)))
+		for k, v := range *m {
+			b = putStr(putStr(b, k), v)
+		}
+	case *model.ClickMap:
+		b = putStr(putStr(b, m.URL), m.Day)
+		b = le.AppendUint32(le.AppendUint32(b, uint32(m.Viewport.Width)), uint32(m.Viewport.Height))
+		b = le.AppendUint32(b, uint32(len(m.Clicks)))
+		for k, c := range m.Clicks {
+			b = putStr(b, k)
+			b = le.AppendUint32(le.AppendUint32(le.AppendUint32(b, uint32(c.X)), uint32(c.Y)), uint32(c.Count))
+			b = le.AppendUint64(b, uint64(c.LastClick))
+			b = putStr(b, c.Selector)
+		}
+	case *[]model.TestClass:
+		b = le.AppendUint32(b, uint32(len(*m)))
+		for i := range *m {
+			r := &(*m)[i]
+			b = putStr(b, r.MyProperty1)
+			b = le.AppendUint32(b, uint32(r.MyProperty2))
+			b = le.AppendUint64(b, uint64(r.MyProperty3.UnixMilli()))
+			b = putBool(b, r.MyProperty4)
+			b = le.AppendUint32(b, uint32(len(r.MyProperty5)))
+			for _, p := range r.MyProperty5 {
+				b = putStr(putStr(b, p.Key), p.Value)
+			}
+		}
+	default:
+		return b, harness.NA("handwritten: no code for %T", msg)
+	}
+	return b, nil
+}
+
+var errShort = errors.New("truncated input")
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) u32() uint32 {
+	if len(r.b) < 4 {
+		r.err, r.b = errShort, nil
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.b)
+	r.b = r.b[4:]
+	return v
+}
+
+func (r *reader) u64() uint64 {
+	if len(r.b) < 8 {
+		r.err, r.b = errShort, nil
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
+func (r *reader) bool() bool {
+	if len(r.b) < 1 {
+		r.err = errShort
+		return false
+	}
+	v := r.b[0] != 0
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *reader) str() string {
+	n := int(r.u32())
+	if len(r.b) < n {
+		r.err, r.b = errShort, nil
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *reader) count() int {
+	n := int(r.u32())
+	if n > len(r.b) {
+		r.err, r.b = errShort, nil
+		return 0
+	}
+	return n
+}
+
+// HandDecode reads a built-in message written by HandEncode.
+func HandDecode(kind model.Kind, src []byte) (any, error) {
+	r := &reader{b: src}
+	var out any
+	switch kind {
+	case model.AndroidUsers:
+		m := make([]model.SampleData, r.count())
+		for i := range m {
+			m[i] = model.SampleData{ID: int64(r.u64()), Name: r.str(), Age: int32(r.u32()), Gender: model.Gender(r.u32()), IsMegane: r.bool()}
+		}
+		out = &m
+	case model.Test1Kind:
+		out = &model.Test1{A: r.u32(), B: r.u32()}
+	case model.Test2Kind:
+		out = &model.Test2{A: int32(r.u32()), B: int32(r.u32())}
+	case model.Test3Kind:
+		out = &model.Test3{S: r.str()}
+	case model.Test4Kind:
+		m := &model.Test4{}
+		m.T1 = model.Test1{A: r.u32(), B: r.u32()}
+		m.T2 = model.Test2{A: int32(r.u32()), B: int32(r.u32())}
+		m.T3.S = r.str()
+		out = m
+	case model.OneMbDict:
+		n := r.count()
+		m := make(map[string]string, n)
+		for i := 0; i < n; i++ {
+			k := r.str()
+			m[k] = r.str()
+		}
+		out = &m
+	case model.ClickMaps:
+		m := &model.ClickMap{URL: r.str(), Day: r.str()}
+		m.Viewport = model.Viewport{Width: int32(r.u32()), Height: int32(r.u32())}
+		n := r.count()
+		m.Clicks = make(map[string]model.Click, n)
+		for i := 0; i < n; i++ {
+			k := r.str()
+			m.Clicks[k] = model.Click{X: int32(r.u32()), Y: int32(r.u32()), Count: int32(r.u32()), LastClick: int64(r.u64()), Selector: r.str()}
+		}
+		out = m
+	case model.LogRecords:
+		m := make([]model.TestClass, r.count())
+		for i := range m {
+			t := &m[i]
+			t.MyProperty1 = r.str()
+			t.MyProperty2 = int32(r.u32())
+			t.MyProperty3 = model.Millis(int64(r.u64()))
+			t.MyProperty4 = r.bool()
+			t.MyProperty5 = make([]model.Pair, r.count())
+			for j := range t.MyProperty5 {
+				t.MyProperty5[j] = model.Pair{Key: r.str(), Value: r.str()}
+			}
+		}
+		out = &m
+	default:
+		return nil, harness.NA("handwritten: no code for this dataset")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(r.b) != 0 {
+		return nil, errors.New("trailing bytes")
+	}
+	return out, nil
+}

@@ -1,0 +1,102 @@
+package libs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"serbench/internal/harness"
+	"serbench/internal/model"
+)
+
+// The seeds' byte-exact sizes: S1 as one list, S2 per message (protobuf including its
+// varint length prefix; MessagePack concatenated).
+var wantSizes = map[string]map[string]int{
+	"android-users":       {"protobuf": 560, "vtprotobuf": 560, "msgpack": 383, "msgp": 383},
+	"pb-vs-msgpack-test1": {"protobuf": 5, "vtprotobuf": 5, "msgpack": 3, "msgp": 3},
+	"pb-vs-msgpack-test2": {"protobuf": 23, "vtprotobuf": 23, "msgpack": 3, "msgp": 3},
+	"pb-vs-msgpack-test3": {"protobuf": 8197, "vtprotobuf": 8197, "msgpack": 8195, "msgp": 8195},
+	"pb-vs-msgpack-test4": {"protobuf": 8230, "vtprotobuf": 8230, "msgpack": 8202, "msgp": 8202},
+}
+
+func find(name string) *harness.Serializer {
+	for _, s := range All {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func TestSeedSizes(t *testing.T) {
+	for ds, want := range wantSizes {
+		d := testDataset(t, ds)
+		for name, size := range want {
+			s := find(name)
+			if s == nil {
+				t.Errorf("no serializer %s", name)
+				continue
+			}
+			cell, p := harness.Prepare(s, d, d, []string{"encode"}, "", "")
+			if cell == nil {
+				t.Errorf("%s/%s: %s %s", name, ds, p.Status, p.Detail)
+				continue
+			}
+			per := p.Sizes["encoded"] / d.Count
+			if per*d.Count != p.Sizes["encoded"] || per != size {
+				t.Errorf("%s/%s: %d bytes for %d messages, want %d per message", name, ds, p.Sizes["encoded"], d.Count, size)
+			}
+		}
+	}
+}
+
+// TestRoundTrips prepares every serializer on every built-in dataset: each must check
+// OK (or be not applicable as describe says).
+func TestRoundTrips(t *testing.T) {
+	for i, ds := range model.Builtin {
+		d := testDataset(t, ds)
+		for _, s := range All {
+			_, p := harness.Prepare(s, d, d, []string{"encode", "decode"}, "", "")
+			applicable := s.Applicable == nil || s.Applicable(model.Kind(i)) == nil
+			switch {
+			case applicable && p.Status != "ok":
+				t.Errorf("%s/%s: %s %s %v", s.Name, ds, p.Status, p.Detail, p.Err)
+			case !applicable && p.Status != "not_applicable":
+				t.Errorf("%s/%s: describe says not applicable, prepare says %s", s.Name, ds, p.Status)
+			}
+		}
+	}
+}
+
+// TestTamperedCheckFails: a changed field is named by its path.
+func TestTamperedCheckFails(t *testing.T) {
+	d := testDataset(t, "android-users")
+	orig := *d.Items[0].(*[]model.SampleData)
+	tampered := append([]model.SampleData(nil), orig...)
+	tampered[17].Age++
+	check := &model.Dataset{Name: d.Name, Kind: d.Kind, Count: 1, Items: []any{&tampered}}
+	_, p := harness.Prepare(find("protobuf"), d, check, []string{"decode"}, "", "")
+	if p.Status != "check_failed" || !strings.HasPrefix(p.Detail, "$[17].age: ") {
+		t.Fatalf("got %s %q", p.Status, p.Detail)
+	}
+}
+
+// testDataset loads a quick-scale canonical file written by `serbench datasets --write`
+// (SERBENCH_DATA overrides the folder).
+func testDataset(t *testing.T, name string) *model.Dataset {
+	t.Helper()
+	dir := os.Getenv("SERBENCH_DATA")
+	if dir == "" {
+		dir = "../../../../.serbench/data/quick"
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, name+".*.json"))
+	if len(files) == 0 {
+		t.Skipf("no canonical %s file in %s: run `serbench datasets --scale quick --write`", name, dir)
+	}
+	d, err := model.Load(name, files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

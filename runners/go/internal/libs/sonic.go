@@ -1,0 +1,29 @@
+package libs
+
+import (
+	"runtime"
+
+	"github.com/bytedance/sonic"
+
+	"serbench/internal/harness"
+	"serbench/internal/model"
+)
+
+// sonic: bytedance/sonic with its standard-library-compatible configuration; on amd64 it
+// compiles encoders and decoders per type at run time (JIT), elsewhere it falls back.
+var sonicJSON = &harness.Serializer{
+	Name: "sonic", Format: "json", Library: "github.com/bytedance/sonic", Module: "github.com/bytedance/sonic",
+	Labels: sonicLabels(),
+	Codec: func(d *model.Dataset) (*harness.Codec, error) {
+		api := sonic.ConfigStd
+		return reflectiveCodec(d, api.Marshal, api.Unmarshal), nil
+	},
+}
+
+func sonicLabels() []string {
+	l := []string{"text", "schemaless", "reflective", "map-layout", "copying-decode"}
+	if runtime.GOARCH == "amd64" {
+		l = append(l, "needs-jit")
+	}
+	return l
+}
