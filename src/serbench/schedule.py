@@ -92,7 +92,8 @@ class Block:
 
     def _session(self, runner: str) -> RunnerSession:
         if runner not in self.sessions:
-            self.sessions[runner] = RunnerSession(self.specs[runner], self.cell_timeout)
+            spec = self.specs[runner]
+            self.sessions[runner] = RunnerSession(spec, self.cell_timeout, validate="fast")
         return self.sessions[runner]
 
     def _fail_cell(self, cell: Cell, code: str, message: str) -> None:

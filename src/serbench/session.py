@@ -29,7 +29,9 @@ class SessionFault(RuntimeError):
 class RunnerSession:
     """One runner process in `serve` mode; every reply is validated against the schema."""
 
-    def __init__(self, spec: RunnerSpec, timeout: float, validate: bool = True) -> None:
+    def __init__(self, spec: RunnerSpec, timeout: float, validate: str = "full") -> None:
+        """validate: "full" checks every reply against the schema (tests); "fast" checks
+        `samples` replies structurally only (a full check costs about a sample's time)."""
         self.spec, self.timeout, self.validate = spec, timeout, validate
         # closed in close(): the file outlives this method, as the process does
         self._stderr: IO[str] = tempfile.TemporaryFile("w+")  # noqa: SIM115
@@ -88,15 +90,35 @@ class RunnerSession:
 
     def call(self, command: Reply, timeout: float | None = None) -> Reply:
         reply = self.send_raw(json.dumps(command), timeout)
-        if self.validate:
-            problem = protocol.problem("reply", reply)
-            if problem:
-                raise self._fault("malformed_output", f"invalid reply {problem}")
+        problem = self._check(command, reply)
+        if problem:
+            raise self._fault("malformed_output", f"invalid reply {problem}")
         if reply.get("event") != "error" and reply.get("cell", command.get("cell")) != command.get(
             "cell"
         ):
             raise self._fault("malformed_output", f"reply for another cell: {reply}")
         return reply
+
+    def _check(self, command: Reply, reply: Reply) -> str | None:
+        event = reply.get("event")
+        if event == "samples" and self.validate == "fast":
+            wall = reply.get("wall_ns")
+            ok = (
+                isinstance(wall, list)
+                and len(wall) == command.get("samples")
+                and all(isinstance(w, int) and w > 0 for w in wall)
+                and reply.get("iterations") == command.get("iterations")
+            )
+            return None if ok else f"samples reply does not match {command}: {reply}"[:400]
+        definition = {
+            "prepared": "prepared",
+            "samples": "samples",
+            "peak_alloc": "peak_alloc_reply",
+            "released": "released",
+            "bye": "bye",
+            "error": "error_reply",
+        }.get(str(event), "reply")
+        return protocol.problem(definition, reply)
 
     def close(self) -> None:
         if self.proc.poll() is None:
