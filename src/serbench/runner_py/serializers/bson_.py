@@ -18,7 +18,7 @@ class Bson(Serializer):
     name = "bson"
     format = "bson"
     distribution = "pymongo"
-    labels = ("binary", "schemaless", "copying-decode")
+    labels = ("binary", "schemaless", "copying-decode", "map-layout")
 
     def codec(self, dataset: str) -> Codec:
         if dataset not in LIST_ROOTED:

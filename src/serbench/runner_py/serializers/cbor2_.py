@@ -13,7 +13,7 @@ class Cbor2(Serializer):
     name = "cbor2"
     format = "cbor"
     distribution = "cbor2"
-    labels = ("binary", "schemaless", "copying-decode")
+    labels = ("binary", "schemaless", "copying-decode", "map-layout")
 
     def codec(self, dataset: str) -> Codec:
         return Codec(

@@ -39,7 +39,7 @@ class Fastavro(Serializer):
     name = "fastavro"
     format = "avro"
     distribution = "fastavro"
-    labels = ("binary", "schema-required", "copying-decode")
+    labels = ("binary", "schema-required", "copying-decode", "dynamic")
 
     def codec(self, dataset: str) -> Codec:
         schema = _schema(dataset)

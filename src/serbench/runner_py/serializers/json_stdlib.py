@@ -20,7 +20,7 @@ def _default(value: Any) -> Any:
 class StdlibJson(Serializer):
     name = "json"
     format = "json"
-    labels = ("text", "schemaless", "copying-decode")
+    labels = ("text", "schemaless", "copying-decode", "map-layout")
 
     def codec(self, dataset: str) -> Codec:
         dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=_default).encode

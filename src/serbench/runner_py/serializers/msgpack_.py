@@ -20,7 +20,7 @@ class Msgpack(Serializer):
     name = "msgpack"
     format = "msgpack"
     distribution = "msgpack"
-    labels = ("binary", "schemaless", "copying-decode")
+    labels = ("binary", "schemaless", "copying-decode", "map-layout")
 
     def codec(self, dataset: str) -> Codec:
         packer = msgpack.Packer(datetime=True)

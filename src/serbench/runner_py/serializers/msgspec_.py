@@ -28,7 +28,7 @@ class MsgspecJson(Serializer):
     name = "msgspec-json"
     format = "json"
     distribution = "msgspec"
-    labels = ("text", "schema-required", "copying-decode")
+    labels = ("text", "schema-required", "copying-decode", "map-layout")
 
     def codec(self, dataset: str) -> Codec:
         return _codec(dataset, msgspec.json, array_like=False)

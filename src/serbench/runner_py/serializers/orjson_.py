@@ -14,7 +14,7 @@ class Orjson(Serializer):
     name = "orjson"
     format = "json"
     distribution = "orjson"
-    labels = ("text", "schemaless", "copying-decode")
+    labels = ("text", "schemaless", "copying-decode", "map-layout")
 
     def codec(self, dataset: str) -> Codec:
         revive = partial(revive_iso, dataset)

@@ -10,7 +10,13 @@ from serbench.runner_py.serializers.base import Codec, Serializer
 class Pickle(Serializer):
     name = "pickle"
     format = "pickle"
-    labels = ("binary", "schemaless", "copying-decode", "unsafe-untrusted-input")
+    labels = (
+        "binary",
+        "schemaless",
+        "copying-decode",
+        "platform-native",
+        "unsafe-untrusted-input",
+    )
 
     def codec(self, dataset: str) -> Codec:
         return Codec(

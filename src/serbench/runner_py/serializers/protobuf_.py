@@ -168,7 +168,7 @@ class Protobuf(Serializer):
     name = "protobuf"
     format = "protobuf"
     distribution = "protobuf"
-    labels = ("binary", "schema-required", "copying-decode")
+    labels = ("binary", "schema-required", "copying-decode", "generated")
 
     def codec(self, dataset: str) -> Codec:
         message_class, to_pb, from_pb = _converters(dataset, generated_module(dataset))
