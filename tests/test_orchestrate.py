@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from serbench import datasets, orchestrate
+from serbench import datasets, orchestrate, report
 from serbench.runners import PYTHON, RunnerSpec
 from serbench.store import Store
 
@@ -47,7 +47,7 @@ def test_faults_are_recorded_and_the_run_goes_on(state: Path, processes: int) ->
     config.timing = config.profile.with_processes(processes).as_dict()
     run_id = _run(config, store)
     got = {(r["serializer"], r["operation"], r["process"]): r for r in store.results(run_id)}
-    assert len(got) == 6 * 2 * processes
+    assert len(got) == 9 * 2 * processes
     for p in range(processes):
         assert got[("good", "encode", p)]["status"] == "ok"
         assert got[("noop", "decode", p)]["status"] == "ok"
@@ -63,6 +63,35 @@ def test_faults_are_recorded_and_the_run_goes_on(state: Path, processes: int) ->
     config.datasets = ["log-records"]
     run2 = _run(config, store)
     assert {r["status"] for r in store.results(run2)} == {"not_applicable"}
+
+
+def test_slices_interleave_and_warm_up_waits_for_steady_state(state: Path) -> None:
+    store = Store(state / "s.sqlite")
+    config = _quick(datasets=["android-users"], cell_timeout=3.0)
+    config.serializers = ["good", "warming", "drifting", "compiling", "noop"]
+    # drifting converges only after ~200 ms of samples: a budget it exhausts still improving
+    config.timing = {**config.timing, "warmup_max_ns": 150_000_000}
+    run_id = _run(config, store)
+    timing = {
+        (r["serializer"], r["operation"]): json.loads(r["timing"]) for r in store.results(run_id)
+    }
+    good, warming = timing[("good", "encode")], timing[("warming", "encode")]
+    # interleaved: another cell's slice falls between good's first and last slices
+    first, last = good["slice_at_ns"][0], good["slice_at_ns"][-1]
+    assert any(first < t < last for t in warming["slice_at_ns"])
+    # warming settles after 12 samples: its warm-up outlasts them, then it is steady
+    assert warming["warmup"]["steady"] is True
+    assert warming["warmup"]["slices"] * 3 >= 12
+    assert good["warmup"]["steady"] is True and good["warmup"]["slices"] == 6
+    # a JIT still compiling is not steady, even when its times are flat
+    compiling = timing[("compiling", "encode")]["warmup"]
+    assert compiling["steady"] is True and compiling["slices"] * 3 > 10
+    # drifting never settles: flagged, and the report shows no number for it
+    assert timing[("drifting", "encode")]["warmup"]["steady"] is False
+    rows = {r.serializer: r for r in report.build(store, run_id).tables["android-users"]}
+    assert "not-steady" in rows["drifting"].flags
+    assert report.fmt_est(rows["drifting"].ops["encode"]).startswith("not steady")
+    assert "not-steady" not in rows["warming"].flags
 
 
 def test_unknown_names_list_valid_ones() -> None:
