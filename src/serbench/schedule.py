@@ -202,7 +202,9 @@ class Block:
         st.warm_compiling.append(bool(reply.get("compile_ns")))
         w = t.warmup_window
         if len(st.warm_best) >= 2 * w:
-            before, last = min(st.warm_best[:-w]), min(st.warm_best[-w:])
+            # the window before, not the best of all time: on a noisy machine a fast phase
+            # now and then beats every earlier slice, while a JIT's gains show window on window
+            before, last = min(st.warm_best[-2 * w : -w]), min(st.warm_best[-w:])
             improving = last < (1 - t.warmup_tolerance) * before
             if not improving and not any(st.warm_compiling[-w:]):
                 st.steady = True

@@ -16,7 +16,7 @@ class Timing:
     max_measure_ns: int  # measuring budget per operation per process (slow operations)
     processes: int  # fresh runner processes per cell: one per round
     warmup_window: int  # slices per window of the steady-state test
-    warmup_tolerance: float  # a window whose best is this much below the earlier best: not steady
+    warmup_tolerance: float  # a window whose best is this much below the window before: not steady
     warmup_max_ns: int  # warm-up budget per operation per process; past it: not-steady
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
     peak_alloc_max_ns: int  # ... unless one operation takes longer than this
@@ -38,11 +38,11 @@ QUICK = Timing(
     slice_samples=3,
     slices=8,
     min_slices=3,
-    max_measure_ns=200_000_000,
+    max_measure_ns=100_000_000,
     processes=1,
     warmup_window=3,
     warmup_tolerance=0.03,
-    warmup_max_ns=1_500_000_000,
+    warmup_max_ns=1_000_000_000,
     peak_alloc=False,
     peak_alloc_max_ns=0,
     block_bytes=2 << 30,
@@ -51,12 +51,12 @@ STANDARD = Timing(
     min_sample_ns=2_000_000,
     slice_samples=3,
     slices=12,
-    min_slices=3,
-    max_measure_ns=1_500_000_000,
+    min_slices=4,
+    max_measure_ns=400_000_000,
     processes=3,
     warmup_window=3,
     warmup_tolerance=0.03,
-    warmup_max_ns=3_000_000_000,
+    warmup_max_ns=1_500_000_000,
     peak_alloc=True,
     peak_alloc_max_ns=300_000_000,
     block_bytes=2 << 30,
