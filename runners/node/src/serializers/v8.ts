@@ -1,0 +1,23 @@
+// V8's own structured-clone wire format (node:v8 serialize/deserialize).
+import { deserialize, serialize } from "node:v8";
+import type { Serializer } from "./base.js";
+
+export const v8: Serializer = {
+  name: "v8",
+  format: "v8-serialization",
+  pkg: null,
+  labels: [
+    "binary",
+    "schemaless",
+    "copying-decode",
+    "map-layout",
+    "platform-native",
+    "unsafe-untrusted-input",
+  ],
+  userDatasets: null,
+  notApplicable: () => null,
+  codec: () => ({
+    encode: (m) => serialize(m),
+    decode: (b) => deserialize(b),
+  }),
+};

@@ -1,0 +1,83 @@
+// Byte-exact sizes of the seed experiments, and checks that fail when they must.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { S1, S2, canonical, run } from "./helpers.js";
+
+test("S1: protobuf 560 bytes, the seed's MessagePack layout 383 bytes", () => {
+  const data = canonical("android-users", S1);
+  for (const [ser, size] of [
+    ["protobufjs", 560],
+    ["protobufjs-reflect", 560],
+    ["msgpackr-positional", 383],
+  ] as const) {
+    const r = run(ser, { name: "android-users", kind: "builtin", data });
+    assert.equal(r.reply.status, "ok", `${ser}: ${r.reply.check.detail}`);
+    assert.equal(r.reply.sizes.encoded, size, ser);
+  }
+});
+
+test("S2: per-message sizes (PB with its varint prefix, MP concatenated)", () => {
+  const expected: Record<string, [number, number]> = {
+    "pb-vs-msgpack-test1": [5, 3],
+    "pb-vs-msgpack-test2": [23, 3],
+    "pb-vs-msgpack-test3": [8197, 8195],
+    "pb-vs-msgpack-test4": [8230, 8202],
+  };
+  const count = 64;
+  for (const [name, [pb, mp]] of Object.entries(expected)) {
+    const data = canonical(name, [S2[name]], count, "stream");
+    const p = run("protobufjs", { name, kind: "builtin", data });
+    const m = run("msgpackr-positional", { name, kind: "builtin", data });
+    assert.equal(p.reply.status, "ok", p.reply.check.detail);
+    assert.equal(m.reply.status, "ok", m.reply.check.detail);
+    assert.equal(p.reply.sizes.encoded, pb * count, `${name} protobuf`);
+    assert.equal(m.reply.sizes.encoded, mp * count, `${name} msgpack`);
+  }
+});
+
+test("a tampered check file fails the check with the first differing path", () => {
+  const data = canonical("android-users", S1);
+  const tampered = structuredClone(S1) as { age: number }[][];
+  tampered[0][17].age += 1;
+  const check = canonical("android-users", tampered);
+  for (const ser of ["json", "v8", "msgpackr", "protobufjs", "avsc", "flatbuffers", "copy"]) {
+    const r = run(ser, { name: "android-users", kind: "builtin", data, check_data: check });
+    assert.equal(r.reply.status, "check_failed", ser);
+    assert.match(r.reply.check.detail, /^\$\[17\]\.age: \d+ != \d+/, ser);
+    assert.equal(r.ops.size, 0, "a failed cell has no operations");
+  }
+});
+
+test("every serializer round-trips S1 and S2 test4", () => {
+  const au = canonical("android-users", S1);
+  const t4 = canonical("pb-vs-msgpack-test4", [S2["pb-vs-msgpack-test4"]], 3, "stream");
+  for (const ser of [
+    "noop",
+    "copy",
+    "handwritten",
+    "json",
+    "v8",
+    "msgpackr",
+    "msgpackr-records",
+    "msgpack-js",
+    "cbor-x",
+    "bson",
+    "avsc",
+    "flatbuffers",
+    "flatbuffers-access",
+  ]) {
+    for (const [name, data] of [
+      ["android-users", au],
+      ["pb-vs-msgpack-test4", t4],
+    ]) {
+      const r = run(ser, { name, kind: "builtin", data }, [
+        "encode",
+        "decode",
+        "encode+zstd",
+        "lz4+decode",
+      ]);
+      assert.equal(r.reply.status, "ok", `${ser} ${name}: ${r.reply.check.detail}`);
+      for (const op of r.ops.values()) op.op();
+    }
+  }
+});
