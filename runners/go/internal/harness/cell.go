@@ -13,6 +13,7 @@ import (
 var (
 	SinkBytes []byte
 	SinkAny   any
+	SinkInt   int
 )
 
 // Cell is one prepared (serializer, dataset) pair with everything its operations need.

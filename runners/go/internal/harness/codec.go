@@ -37,8 +37,6 @@ type Serializer struct {
 	Codec func(d *model.Dataset) (*Codec, error)
 	// Static applicability for describe; nil means every built-in dataset.
 	Applicable func(kind model.Kind) error
-	// UserDatasets is nil when user datasets are supported, else the reason they are not.
-	UserDatasets error
 }
 
 // NotApplicable marks a dataset the serializer cannot represent.

@@ -79,10 +79,6 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 			}
 			ds[name] = a
 		}
-		user := map[string]any{"applicable": true}
-		if s.UserDatasets != nil {
-			user = map[string]any{"applicable": false, "reason": s.UserDatasets.Error()}
-		}
 		version := runtime.Version()
 		var footprint any
 		if s.Module != "" {
@@ -95,7 +91,7 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 		}
 		list = append(list, map[string]any{
 			"name": s.Name, "format": s.Format, "library": s.Library, "version": version,
-			"labels": s.Labels, "footprint_bytes": footprint, "datasets": ds, "user_datasets": user,
+			"labels": s.Labels, "footprint_bytes": footprint, "datasets": ds,
 		})
 	}
 	details := "gc " + runtime.GOOS + "/" + runtime.GOARCH + ", GOMAXPROCS=" + itoa(runtime.GOMAXPROCS(0))
@@ -111,7 +107,7 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 	return map[string]any{
 		"protocol": 2, "runner": runner, "language": "go",
 		"runtime":      map[string]any{"name": "Go (gc)", "version": runtime.Version(), "details": details},
-		"capabilities": []string{"transport", "decode_from", "user_datasets"},
+		"capabilities": []string{"transport", "decode_from"},
 		"serializers":  list,
 	}
 }

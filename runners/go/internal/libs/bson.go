@@ -18,8 +18,6 @@ var bsonCodec = &harness.Serializer{
 			return bsonWrapped[model.SampleData](), nil
 		case model.LogRecords:
 			return bsonWrapped[model.TestClass](), nil
-		case model.UserKind:
-			return bsonUser(d)
 		}
 		return &harness.Codec{
 			Encode: func(dst []byte, msg any) ([]byte, error) {

@@ -33,5 +33,4 @@ var gobCodec = &harness.Serializer{
 			},
 		}, nil
 	},
-	UserDatasets: harness.NA("the generic value tree holds interface values, which gob only carries for registered concrete types"),
 }

@@ -20,9 +20,6 @@ var jsonStd = &harness.Serializer{
 func reflectiveCodec(d *model.Dataset, marshal func(any) ([]byte, error), unmarshal func([]byte, any) error) *harness.Codec {
 	return &harness.Codec{
 		Encode: func(dst []byte, msg any) ([]byte, error) {
-			if d.Kind == model.UserKind {
-				msg = d.Native(msg)
-			}
 			b, err := marshal(msg)
 			return harness.AppendBytes(dst, b), err
 		},

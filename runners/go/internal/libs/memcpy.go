@@ -44,5 +44,4 @@ var memcpy = &harness.Serializer{
 			Verify: func(src []byte) (any, error) { return HandDecode(d.Kind, src) },
 		}, nil
 	},
-	UserDatasets: harness.NA("its bytes come from the hand-written writer, which has no user-dataset code"),
 }

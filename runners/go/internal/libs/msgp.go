@@ -40,7 +40,6 @@ var msgpCodec = &harness.Serializer{
 			Next: next,
 		}, nil
 	},
-	UserDatasets: harness.NA("generated code only; the msgpack row takes user datasets"),
 }
 
 // asMsgp views a native message as its generated msgp type (a pointer conversion).

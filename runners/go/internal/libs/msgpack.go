@@ -23,9 +23,6 @@ var vmsgpack = &harness.Serializer{
 		r := &bytes.Reader{}
 		dec := msgpack.NewDecoder(r)
 		newValue := func() any { return model.New(d.Kind) }
-		if d.Kind == model.UserKind {
-			return genericMsgpack(d, enc, w, dec, r)
-		}
 		decode := func(src []byte) (any, int, error) {
 			r.Reset(src)
 			dec.Reset(r)

@@ -13,9 +13,6 @@ var protobuf = &harness.Serializer{
 	Name: "protobuf", Format: "protobuf", Library: "google.golang.org/protobuf", Module: "google.golang.org/protobuf",
 	Labels: []string{"binary", "schema-required", "generated", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
-		if d.Kind == model.UserKind {
-			return dynamicPB(d)
-		}
 		enc := proto.MarshalOptions{}
 		return &harness.Codec{
 			Encode: func(dst []byte, msg any) ([]byte, error) {

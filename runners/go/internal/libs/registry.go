@@ -19,4 +19,7 @@ var All = []*harness.Serializer{
 	gobCodec,
 	cborCodec,
 	bsonCodec,
+	hambaAvro,
+	flatbuffersFull,
+	flatbuffersLazy,
 }

@@ -41,7 +41,6 @@ var vtprotobuf = &harness.Serializer{
 			},
 		}, nil
 	},
-	UserDatasets: harness.NA("generated code only (no dynamic API); the protobuf row takes user datasets through dynamicpb"),
 }
 
 // grow extends dst by n bytes (contents of the new bytes unspecified).

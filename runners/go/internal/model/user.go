@@ -1,6 +1,6 @@
 package model
 
-import "fmt"
+import "errors"
 
 // UserInfo carries what a user dataset adds: its types file and schemas.
 type UserInfo struct {
@@ -16,10 +16,11 @@ type Schema struct {
 	DescriptorSet string `json:"descriptor_set"`
 }
 
-// LoadUser reads a user dataset: generic value trees interpreted through its types file.
-func LoadUser(name, path, typesPath string, schemas map[string]Schema) (*Dataset, error) {
-	return nil, fmt.Errorf("user datasets: not implemented")
-}
+// ErrNoUserDatasets is what a prepare on a user dataset gets: the runner does not list
+// the user_datasets capability (README, Limitations).
+var ErrNoUserDatasets = errors.New("the Go runner does not implement user datasets (no user_datasets capability)")
 
-// Native returns the value a reflective library encodes for a user message.
-func (d *Dataset) Native(msg any) any { return msg }
+// LoadUser would read a user dataset; not implemented.
+func LoadUser(_, _, _ string, _ map[string]Schema) (*Dataset, error) {
+	return nil, ErrNoUserDatasets
+}

@@ -13,3 +13,17 @@ for d in android-users pb-vs-msgpack one-mb-dict click-maps log-records; do
     "$DS/$d"/*.proto
 done
 "$FLATC" --go --go-module-name serbench/gen/fb -o ../../gen/fb "$DS"/*/*.fbs
+# The .avsc schemas, embedded into the binary.
+mkdir -p ../../gen/avsc
+cp "$DS"/*/*.avsc ../../gen/avsc/
+cat > ../../gen/avsc/embed.go <<'GO'
+// Package avsc embeds the dataset .avsc files (copied here by tools/gen/gen.sh).
+package avsc
+
+import "embed"
+
+// FS holds android_users.avsc, pb_vs_msgpack.avsc, ...
+//
+//go:embed *.avsc
+var FS embed.FS
+GO

@@ -1,0 +1,335 @@
+package libs
+
+import (
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	au "serbench/gen/fb/serbench/fbs/android_users"
+	cm "serbench/gen/fb/serbench/fbs/click_maps"
+	lr "serbench/gen/fb/serbench/fbs/log_records"
+	od "serbench/gen/fb/serbench/fbs/one_mb_dict"
+	pv "serbench/gen/fb/serbench/fbs/pb_vs_msgpack"
+	"serbench/internal/harness"
+	"serbench/internal/model"
+)
+
+// FlatBuffers (google/flatbuffers Go runtime, code from flatc 25 at build time). Two rows:
+// "flatbuffers" decodes every field into the native types; "flatbuffers-lazy" reads every
+// field in place through the generated accessors and builds nothing. The Go runtime has
+// no verifier: both trust their input.
+var flatbuffersFull = &harness.Serializer{
+	Name: "flatbuffers", Format: "flatbuffers", Library: "github.com/google/flatbuffers", Module: "github.com/google/flatbuffers",
+	Labels: []string{"binary", "schema-required", "generated", "copying-decode", "unvalidated"},
+	Codec:  func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, false) },
+}
+
+var flatbuffersLazy = &harness.Serializer{
+	Name: "flatbuffers-lazy", Format: "flatbuffers", Library: "github.com/google/flatbuffers", Module: "github.com/google/flatbuffers",
+	Labels: []string{"binary", "schema-required", "generated", "zero-copy-decode", "lazy-access", "unvalidated"},
+	Codec:  func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, true) },
+}
+
+type fbEncoder struct {
+	b    *flatbuffers.Builder
+	offs []flatbuffers.UOffsetT
+	sub  []flatbuffers.UOffsetT
+}
+
+func fbCodec(d *model.Dataset, lazy bool) (*harness.Codec, error) {
+	if d.Kind == model.UserKind {
+		return nil, harness.NA("flatbuffers: generated code only; no user datasets")
+	}
+	e := &fbEncoder{b: flatbuffers.NewBuilder(1024)}
+	full := func(src []byte) (any, error) { return fbDecode(d.Kind, src), nil }
+	c := &harness.Codec{
+		Encode: func(dst []byte, msg any) ([]byte, error) {
+			e.b.Reset()
+			e.encode(msg)
+			return append(dst, e.b.FinishedBytes()...), nil
+		},
+		Decode: full,
+	}
+	if lazy {
+		c.Decode = func(src []byte) (any, error) { return fbAccess(d.Kind, src), nil }
+		c.Verify = full
+	}
+	return c, nil
+}
+
+func (e *fbEncoder) vector(start func(*flatbuffers.Builder, int) flatbuffers.UOffsetT, offs []flatbuffers.UOffsetT) flatbuffers.UOffsetT {
+	start(e.b, len(offs))
+	for i := len(offs) - 1; i >= 0; i-- {
+		e.b.PrependUOffsetT(offs[i])
+	}
+	return e.b.EndVector(len(offs))
+}
+
+func (e *fbEncoder) test1(t *model.Test1) flatbuffers.UOffsetT {
+	pv.Test1Start(e.b)
+	pv.Test1AddA(e.b, t.A)
+	pv.Test1AddB(e.b, t.B)
+	return pv.Test1End(e.b)
+}
+
+func (e *fbEncoder) test2(t *model.Test2) flatbuffers.UOffsetT {
+	pv.Test2Start(e.b)
+	pv.Test2AddA(e.b, t.A)
+	pv.Test2AddB(e.b, t.B)
+	return pv.Test2End(e.b)
+}
+
+func (e *fbEncoder) test3(t *model.Test3) flatbuffers.UOffsetT {
+	s := e.b.CreateString(t.S)
+	pv.Test3Start(e.b)
+	pv.Test3AddS(e.b, s)
+	return pv.Test3End(e.b)
+}
+
+func (e *fbEncoder) encode(msg any) {
+	b := e.b
+	var root flatbuffers.UOffsetT
+	switch m := msg.(type) {
+	case *[]model.SampleData:
+		e.offs = e.offs[:0]
+		for i := range *m {
+			r := &(*m)[i]
+			name := b.CreateString(r.Name)
+			au.SampleDataStart(b)
+			au.SampleDataAddId(b, r.ID)
+			au.SampleDataAddName(b, name)
+			au.SampleDataAddAge(b, r.Age)
+			au.SampleDataAddGender(b, au.Gender(r.Gender))
+			au.SampleDataAddIsMegane(b, r.IsMegane)
+			e.offs = append(e.offs, au.SampleDataEnd(b))
+		}
+		vec := e.vector(au.SampleListStartSampleDataVector, e.offs)
+		au.SampleListStart(b)
+		au.SampleListAddSampleData(b, vec)
+		root = au.SampleListEnd(b)
+	case *model.Test1:
+		root = e.test1(m)
+	case *model.Test2:
+		root = e.test2(m)
+	case *model.Test3:
+		root = e.test3(m)
+	case *model.Test4:
+		t1, t2, t3 := e.test1(&m.T1), e.test2(&m.T2), e.test3(&m.T3)
+		pv.Test4Start(b)
+		pv.Test4AddT1(b, t1)
+		pv.Test4AddT2(b, t2)
+		pv.Test4AddT3(b, t3)
+		root = pv.Test4End(b)
+	case *map[string]string:
+		e.offs = e.offs[:0]
+		for k, v := range *m {
+			ko, vo := b.CreateString(k), b.CreateString(v)
+			od.EntryStart(b)
+			od.EntryAddKey(b, ko)
+			od.EntryAddValue(b, vo)
+			e.offs = append(e.offs, od.EntryEnd(b))
+		}
+		vec := e.vector(od.DictStartEntriesVector, e.offs)
+		od.DictStart(b)
+		od.DictAddEntries(b, vec)
+		root = od.DictEnd(b)
+	case *model.ClickMap:
+		e.offs = e.offs[:0]
+		for k, c := range m.Clicks {
+			ko, sel := b.CreateString(k), b.CreateString(c.Selector)
+			cm.ClickStart(b)
+			cm.ClickAddX(b, c.X)
+			cm.ClickAddY(b, c.Y)
+			cm.ClickAddCount(b, c.Count)
+			cm.ClickAddLastClick(b, c.LastClick)
+			cm.ClickAddSelector(b, sel)
+			co := cm.ClickEnd(b)
+			cm.ClicksEntryStart(b)
+			cm.ClicksEntryAddKey(b, ko)
+			cm.ClicksEntryAddValue(b, co)
+			e.offs = append(e.offs, cm.ClicksEntryEnd(b))
+		}
+		vec := e.vector(cm.ClickMapStartClicksVector, e.offs)
+		url, day := b.CreateString(m.URL), b.CreateString(m.Day)
+		cm.ViewportStart(b)
+		cm.ViewportAddWidth(b, m.Viewport.Width)
+		cm.ViewportAddHeight(b, m.Viewport.Height)
+		vp := cm.ViewportEnd(b)
+		cm.ClickMapStart(b)
+		cm.ClickMapAddUrl(b, url)
+		cm.ClickMapAddDay(b, day)
+		cm.ClickMapAddViewport(b, vp)
+		cm.ClickMapAddClicks(b, vec)
+		root = cm.ClickMapEnd(b)
+	case *[]model.TestClass:
+		e.offs = e.offs[:0]
+		for i := range *m {
+			r := &(*m)[i]
+			e.sub = e.sub[:0]
+			for _, p := range r.MyProperty5 {
+				k, v := b.CreateString(p.Key), b.CreateString(p.Value)
+				lr.PairStart(b)
+				lr.PairAddKey(b, k)
+				lr.PairAddValue(b, v)
+				e.sub = append(e.sub, lr.PairEnd(b))
+			}
+			pairs := e.vector(lr.TestClassStartMyProperty5Vector, e.sub)
+			p1 := b.CreateString(r.MyProperty1)
+			lr.TestClassStart(b)
+			lr.TestClassAddMyProperty1(b, p1)
+			lr.TestClassAddMyProperty2(b, r.MyProperty2)
+			lr.TestClassAddMyProperty3(b, r.MyProperty3.UnixMilli())
+			lr.TestClassAddMyProperty4(b, r.MyProperty4)
+			lr.TestClassAddMyProperty5(b, pairs)
+			e.offs = append(e.offs, lr.TestClassEnd(b))
+		}
+		vec := e.vector(lr.TestClassListStartItemsVector, e.offs)
+		lr.TestClassListStart(b)
+		lr.TestClassListAddItems(b, vec)
+		root = lr.TestClassListEnd(b)
+	}
+	b.Finish(root)
+}
+
+// fbDecode copies every field into the native types.
+func fbDecode(kind model.Kind, buf []byte) any {
+	switch kind {
+	case model.AndroidUsers:
+		l := au.GetRootAsSampleList(buf, 0)
+		out := make([]model.SampleData, l.SampleDataLength())
+		var r au.SampleData
+		for i := range out {
+			l.SampleData(&r, i)
+			out[i] = model.SampleData{ID: r.Id(), Name: string(r.Name()), Age: r.Age(), Gender: model.Gender(r.Gender()), IsMegane: r.IsMegane()}
+		}
+		return &out
+	case model.Test1Kind:
+		t := pv.GetRootAsTest1(buf, 0)
+		return &model.Test1{A: t.A(), B: t.B()}
+	case model.Test2Kind:
+		t := pv.GetRootAsTest2(buf, 0)
+		return &model.Test2{A: t.A(), B: t.B()}
+	case model.Test3Kind:
+		return &model.Test3{S: string(pv.GetRootAsTest3(buf, 0).S())}
+	case model.Test4Kind:
+		t := pv.GetRootAsTest4(buf, 0)
+		var t1 pv.Test1
+		var t2 pv.Test2
+		var t3 pv.Test3
+		t.T1(&t1)
+		t.T2(&t2)
+		t.T3(&t3)
+		return &model.Test4{T1: model.Test1{A: t1.A(), B: t1.B()}, T2: model.Test2{A: t2.A(), B: t2.B()}, T3: model.Test3{S: string(t3.S())}}
+	case model.OneMbDict:
+		dict := od.GetRootAsDict(buf, 0)
+		n := dict.EntriesLength()
+		out := make(map[string]string, n)
+		var en od.Entry
+		for i := 0; i < n; i++ {
+			dict.Entries(&en, i)
+			out[string(en.Key())] = string(en.Value())
+		}
+		return &out
+	case model.ClickMaps:
+		c := cm.GetRootAsClickMap(buf, 0)
+		var vp cm.Viewport
+		c.Viewport(&vp)
+		n := c.ClicksLength()
+		out := &model.ClickMap{URL: string(c.Url()), Day: string(c.Day()),
+			Viewport: model.Viewport{Width: vp.Width(), Height: vp.Height()}, Clicks: make(map[string]model.Click, n)}
+		var en cm.ClicksEntry
+		var ck cm.Click
+		for i := 0; i < n; i++ {
+			c.Clicks(&en, i)
+			en.Value(&ck)
+			out.Clicks[string(en.Key())] = model.Click{X: ck.X(), Y: ck.Y(), Count: ck.Count(), LastClick: ck.LastClick(), Selector: string(ck.Selector())}
+		}
+		return out
+	case model.LogRecords:
+		l := lr.GetRootAsTestClassList(buf, 0)
+		out := make([]model.TestClass, l.ItemsLength())
+		var t lr.TestClass
+		var p lr.Pair
+		for i := range out {
+			l.Items(&t, i)
+			pairs := make([]model.Pair, t.MyProperty5Length())
+			for j := range pairs {
+				t.MyProperty5(&p, j)
+				pairs[j] = model.Pair{Key: string(p.Key()), Value: string(p.Value())}
+			}
+			out[i] = model.TestClass{MyProperty1: string(t.MyProperty1()), MyProperty2: t.MyProperty2(),
+				MyProperty3: model.Millis(t.MyProperty3()), MyProperty4: t.MyProperty4(), MyProperty5: pairs}
+		}
+		return &out
+	}
+	return nil
+}
+
+// fbAccess reads every field in place (strings as byte slices into buf) and returns a
+// checksum of them, so no read can be optimised away.
+func fbAccess(kind model.Kind, buf []byte) any {
+	n := 0
+	switch kind {
+	case model.AndroidUsers:
+		l := au.GetRootAsSampleList(buf, 0)
+		var r au.SampleData
+		for i := 0; i < l.SampleDataLength(); i++ {
+			l.SampleData(&r, i)
+			n += int(r.Id()) + len(r.Name()) + int(r.Age()) + int(r.Gender())
+			if r.IsMegane() {
+				n++
+			}
+		}
+	case model.Test1Kind:
+		t := pv.GetRootAsTest1(buf, 0)
+		n = int(t.A() + t.B())
+	case model.Test2Kind:
+		t := pv.GetRootAsTest2(buf, 0)
+		n = int(t.A() + t.B())
+	case model.Test3Kind:
+		n = len(pv.GetRootAsTest3(buf, 0).S())
+	case model.Test4Kind:
+		t := pv.GetRootAsTest4(buf, 0)
+		var t1 pv.Test1
+		var t2 pv.Test2
+		var t3 pv.Test3
+		t.T1(&t1)
+		t.T2(&t2)
+		t.T3(&t3)
+		n = int(t1.A()+t1.B()) + int(t2.A()+t2.B()) + len(t3.S())
+	case model.OneMbDict:
+		dict := od.GetRootAsDict(buf, 0)
+		var en od.Entry
+		for i := 0; i < dict.EntriesLength(); i++ {
+			dict.Entries(&en, i)
+			n += len(en.Key()) + len(en.Value())
+		}
+	case model.ClickMaps:
+		c := cm.GetRootAsClickMap(buf, 0)
+		var vp cm.Viewport
+		c.Viewport(&vp)
+		n = len(c.Url()) + len(c.Day()) + int(vp.Width()+vp.Height())
+		var en cm.ClicksEntry
+		var ck cm.Click
+		for i := 0; i < c.ClicksLength(); i++ {
+			c.Clicks(&en, i)
+			en.Value(&ck)
+			n += len(en.Key()) + int(ck.X()+ck.Y()+ck.Count()) + int(ck.LastClick()) + len(ck.Selector())
+		}
+	case model.LogRecords:
+		l := lr.GetRootAsTestClassList(buf, 0)
+		var t lr.TestClass
+		var p lr.Pair
+		for i := 0; i < l.ItemsLength(); i++ {
+			l.Items(&t, i)
+			n += len(t.MyProperty1()) + int(t.MyProperty2()) + int(t.MyProperty3())
+			if t.MyProperty4() {
+				n++
+			}
+			for j := 0; j < t.MyProperty5Length(); j++ {
+				t.MyProperty5(&p, j)
+				n += len(p.Key()) + len(p.Value())
+			}
+		}
+	}
+	harness.SinkInt += n
+	return nil
+}
