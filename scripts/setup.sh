@@ -3,6 +3,7 @@
 # Idempotent: re-running only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/env.sh
 
 # Toolchains every runner builds with; each runner lists its own Debian packages in
 # runners/<name>/apt-packages.txt (one per line, # comments), so adding a runner touches
