@@ -9,7 +9,8 @@ samples of the same length (--sample-ms), and the SAME estimators are computed f
 raw samples:
 
   JMH:      primaryMetric.rawData (ns/op of each measurement iteration; -rf json)
-  serbench: wall_ns[k] / iterations for each sample k
+  serbench: wall_ns[k] / iterations for each sample k (serbench.runners.time_cell: the
+            orchestrator's calibration and steady-state warm-up, then one slice of samples)
 
 Printed: minimum and median per tool and the serbench/JMH ratios, per round and pooled.
 
@@ -22,19 +23,19 @@ Usage (from runners/java):
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
+from dataclasses import replace
 
-from serbench.stats import fast_mode_median  # run with the repo's .venv python
+from serbench import datasets, runners  # run with the repo's .venv python
+from serbench.stats import fast_mode_median
+from serbench.timing import STANDARD
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER_DIR = os.path.dirname(HERE)
-REPO = os.path.dirname(os.path.dirname(RUNNER_DIR))
 CELLS = [  # small, medium, large
     ("protobuf", "android-users"),
     ("protobuf", "click-maps"),
@@ -44,17 +45,7 @@ OPS = ["encode", "decode"]
 
 
 def data_file(scale: str, dataset: str) -> str:
-    found = glob.glob(os.path.join(REPO, ".serbench", "data", scale, f"{dataset}.*.json"))
-    if not found:
-        subprocess.run(
-            [os.path.join(REPO, ".venv", "bin", "python"), "-m", "serbench.datasets", scale],
-            cwd=REPO,
-            env={**os.environ, "PYTHONPATH": os.path.join(REPO, "src")},
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        found = glob.glob(os.path.join(REPO, ".serbench", "data", scale, f"{dataset}.*.json"))
-    return max(found, key=os.path.getmtime)
+    return str(datasets.get(dataset).build(scale).path())  # type: ignore[union-attr]
 
 
 def run_jmh(java: str, ser: str, ds: str, path: str, op: str, a) -> list[float]:
@@ -77,32 +68,21 @@ def run_jmh(java: str, ser: str, ds: str, path: str, op: str, a) -> list[float]:
 
 
 def run_serbench(java: str, ser: str, ds: str, path: str, a) -> dict[str, list[float]]:
+    """Each operation timed by the orchestrator's own schedule (calibration to --sample-ms,
+    steady-state warm-up capped at the time of JMH's warm-up, then --samples samples in one
+    slice) in a fresh runner process: serbench.runners.time_cell."""
     ns = a.sample_ms * 1_000_000
-    req = {
-        "protocol": 1,
-        "cells": [{"serializer": ser, "dataset": ds, "data": path, "operations": OPS}],
-        "timing": {
-            "min_sample_ns": ns,
-            "min_samples": a.samples,
-            "max_samples": a.samples,
-            "max_measure_ns": 1,
-            "warmup_window": 5,
-            "warmup_tolerance": 0.05,
-            "warmup_max_ns": a.warmup_samples * ns,
-        },
-    }
-    p = subprocess.run(
-        [java, "-jar", os.path.join(RUNNER_DIR, "target", "serbench-runner.jar"), "run"],
-        input=json.dumps(req), capture_output=True, text=True, check=True,
+    spec = runners.discover()["java"]
+    if java != "java":
+        spec = replace(spec, command=[java] + spec.command[1:])
+    timing = replace(
+        STANDARD, processes=1, peak_alloc=False, min_sample_ns=ns, slice_samples=a.samples,
+        slices=1, min_slices=1, warmup_max_ns=a.warmup_samples * ns,
     )
     out = {}
-    for line in p.stdout.splitlines():
-        e = json.loads(line)
-        if e.get("event") == "result":
-            if e["status"] != "ok":
-                raise SystemExit(f"serbench {ser}/{ds} {e['operation']}: {e['status']} {e['error']}")
-            t = e["timing"]
-            out[e["operation"]] = [w / t["iterations"] for w in t["wall_ns"]]
+    for op in OPS:
+        t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
+        out[op] = [w / t["iterations"] for w in t["wall_ns"]]
     return out
 
 

@@ -12,6 +12,7 @@ import serbench.lib.JavaSerialization;
 import serbench.lib.KryoSerializer;
 import serbench.lib.MsgpackCoreSerializer;
 import serbench.lib.NoopSerializer;
+import serbench.lib.ProtobufDynamicSerializer;
 import serbench.lib.ProtobufSerializer;
 import serbench.lib.ThriftSerializer;
 
@@ -29,6 +30,7 @@ public final class Registry {
           KryoSerializer.deflate(),
           new ForySerializer(),
           new ProtobufSerializer(),
+          new ProtobufDynamicSerializer(),
           new MsgpackCoreSerializer(),
           JacksonSerializer.msgpack(),
           JacksonSerializer.json(),

@@ -62,6 +62,15 @@ public final class Buf extends OutputStream {
     n += len;
   }
 
+  /** Four bytes, big-endian. */
+  public void writeInt(int v) {
+    ensure(4);
+    a[n++] = (byte) (v >>> 24);
+    a[n++] = (byte) (v >>> 16);
+    a[n++] = (byte) (v >>> 8);
+    a[n++] = (byte) v;
+  }
+
   /** Unsigned LEB128 (protobuf varint32). */
   public void writeVarint(int v) {
     ensure(5);

@@ -7,14 +7,34 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** A canonical dataset file loaded into native objects. */
+/**
+ * A canonical dataset file loaded into native objects: the model classes for a built-in dataset,
+ * the typed generic value tree ({@link UserTypes}) for a user dataset.
+ */
 public final class Dataset {
+  public final String name;
+
+  /** The built-in dataset, or null for a user dataset. */
   public final DatasetKind kind;
+
+  /** The user dataset's types, or null for a built-in dataset. */
+  public final UserTypes types;
+
+  public final boolean stream;
   public final int count;
   public final List<Object> items;
 
-  private Dataset(DatasetKind kind, int count, List<Object> items) {
+  private Dataset(
+      String name,
+      DatasetKind kind,
+      UserTypes types,
+      boolean stream,
+      int count,
+      List<Object> items) {
+    this.name = name;
     this.kind = kind;
+    this.types = types;
+    this.stream = stream;
     this.count = count;
     this.items = Collections.unmodifiableList(items);
   }
@@ -24,12 +44,26 @@ public final class Dataset {
     return items.get(i % items.size());
   }
 
-  /** Loads and validates a canonical file; throws IllegalArgumentException for bad data. */
-  public static Dataset load(DatasetKind kind, String path) throws Exception {
+  private static JsonNode envelope(String path) throws Exception {
     JsonNode root = new ObjectMapper().readTree(new File(path));
     if (root == null || !"serbench-dataset".equals(root.path("format").asText())) {
       throw new IllegalArgumentException(path + " is not a serbench dataset file");
     }
+    int count = root.path("count").asInt(-1);
+    JsonNode items = root.path("items");
+    if (count < 1 || !items.isArray() || items.size() < 1) {
+      throw new IllegalArgumentException(path + ": missing count or items");
+    }
+    String framing = root.path("framing").asText();
+    if (!framing.equals("stream") && !framing.equals("single")) {
+      throw new IllegalArgumentException(path + ": unexpected framing '" + framing + "'");
+    }
+    return root;
+  }
+
+  /** Loads and validates a canonical file; throws IllegalArgumentException for bad data. */
+  public static Dataset load(DatasetKind kind, String path) throws Exception {
+    JsonNode root = envelope(path);
     if (!kind.id.equals(root.path("name").asText())) {
       throw new IllegalArgumentException(
           path + " holds dataset '" + root.path("name").asText() + "', not '" + kind.id + "'");
@@ -38,15 +72,30 @@ public final class Dataset {
     if (!framing.equals(kind.stream ? "stream" : "single")) {
       throw new IllegalArgumentException(path + ": unexpected framing " + framing);
     }
-    int count = root.path("count").asInt(-1);
-    JsonNode items = root.path("items");
-    if (count < 1 || !items.isArray() || items.size() < 1) {
-      throw new IllegalArgumentException(path + ": missing count or items");
-    }
-    List<Object> list = new ArrayList<>(items.size());
-    for (JsonNode item : items) {
+    List<Object> list = new ArrayList<>();
+    for (JsonNode item : root.path("items")) {
       list.add(kind.fromJson(item));
     }
-    return new Dataset(kind, count, list);
+    return new Dataset(kind.id, kind, null, kind.stream, root.path("count").asInt(), list);
+  }
+
+  /** Loads a user dataset's canonical file through its types (protocol section 7). */
+  public static Dataset loadUser(String name, String path, UserTypes types) throws Exception {
+    JsonNode root = envelope(path);
+    List<Object> list = new ArrayList<>();
+    int i = 0;
+    for (JsonNode item : root.path("items")) {
+      list.add(
+          types.fromJson(
+              item, root.path("framing").asText().equals("stream") ? "$[" + i + "]" : "$"));
+      i++;
+    }
+    return new Dataset(
+        name,
+        null,
+        types,
+        root.path("framing").asText().equals("stream"),
+        root.path("count").asInt(),
+        list);
   }
 }

@@ -12,7 +12,11 @@ import java.util.Objects;
 public final class Diff {
   private Diff() {}
 
-  /** Null when equal, else e.g. {@code [17].age: 31 != 13} (expected first). */
+  /**
+   * Null when equal, else e.g. {@code [17].age: 31 != 13} (expected first; the caller prefixes
+   * {@code $}). Doubles and floats compare as {@code Double.equals} does: NaN equals NaN, -0.0
+   * differs from 0.0.
+   */
   public static String first(Object expected, Object actual) {
     return first(expected, actual, "");
   }
@@ -23,6 +27,12 @@ public final class Diff {
     }
     if (e == null || a == null) {
       return at(path) + show(e) + " != " + show(a);
+    }
+    if (e instanceof byte[]) {
+      if (!(a instanceof byte[]) || !java.util.Arrays.equals((byte[]) e, (byte[]) a)) {
+        return at(path) + show(e) + " != " + show(a);
+      }
+      return null;
     }
     if (e instanceof List) {
       if (!(a instanceof List)) {
@@ -96,7 +106,7 @@ public final class Diff {
   }
 
   private static String at(String path) {
-    return (path.isEmpty() ? "(root)" : path) + ": ";
+    return path + ": ";
   }
 
   private static String show(Object o) {
@@ -108,6 +118,9 @@ public final class Diff {
       return s.length() > 40
           ? "'" + s.substring(0, 37) + "...' (" + s.length() + " chars)"
           : "'" + s + "'";
+    }
+    if (o instanceof byte[]) {
+      return "bytes[" + ((byte[]) o).length + "]";
     }
     if (o instanceof List || o instanceof Map) {
       return o.getClass().getSimpleName();

@@ -59,6 +59,24 @@ public abstract class Serializer {
     return null;
   }
 
+  /**
+   * Why this serializer cannot take user datasets at all (protocol section 7), or null when it can.
+   * A user can act on the reason.
+   */
+  public String userNotApplicable() {
+    return name + " has code for the built-in datasets only";
+  }
+
+  /**
+   * A fresh codec for a user dataset (the typed generic tree of {@link UserTypes}); {@code schemas}
+   * is the dataset's {@code schemas} object. Throws {@link NotApplicableException} naming the
+   * format, the path and the reason for a value the format cannot carry.
+   */
+  public Codec userCodec(Dataset data, com.fasterxml.jackson.databind.JsonNode schemas)
+      throws Exception {
+    throw new NotApplicableException(userNotApplicable());
+  }
+
   /** A fresh codec for one dataset kind (called outside timing). */
   public abstract Codec codec(DatasetKind kind) throws Exception;
 

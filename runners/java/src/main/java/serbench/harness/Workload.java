@@ -18,13 +18,27 @@ public final class Workload {
   private final Buf cbuf = new Buf(1 << 12);
 
   public Workload(Codec codec, Dataset data, Compressor comp) {
+    this(codec, data, comp, false);
+  }
+
+  /**
+   * @param prefixed frame streams with length prefixes even when the codec delimits itself (to read
+   *     another runner's prefixed stream).
+   */
+  public Workload(Codec codec, Dataset data, Compressor comp, boolean prefixed) {
     this.codec = codec;
-    this.selfDelimiting = codec instanceof SelfDelimitingCodec ? (SelfDelimitingCodec) codec : null;
+    this.selfDelimiting =
+        codec instanceof SelfDelimitingCodec && !prefixed ? (SelfDelimitingCodec) codec : null;
     List<Object> list = data.items;
     this.items = list.toArray();
     this.count = data.count;
-    this.stream = data.kind.stream;
+    this.stream = data.stream;
     this.comp = comp;
+  }
+
+  /** Whether streams are concatenated without length prefixes. */
+  public boolean selfDelimiting() {
+    return selfDelimiting != null;
   }
 
   /** One iteration of encode (then compress, when this workload has a codec). */

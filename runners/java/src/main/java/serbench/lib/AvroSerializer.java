@@ -1,10 +1,14 @@
 package serbench.lib;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -18,8 +22,11 @@ import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
+import serbench.harness.UserTypes;
 import serbench.model.Click;
 import serbench.model.ClickMap;
 import serbench.model.Gender;
@@ -44,7 +51,7 @@ public final class AvroSerializer extends Serializer {
         "avro",
         "org.apache.avro:avro",
         libVersion("avro"),
-        List.of("binary", "schema-required", "copying-decode"),
+        List.of("binary", "schema-required", "copying-decode", "dynamic"),
         List.of("org/apache/avro/", "com/fasterxml/jackson/"));
   }
 
@@ -172,10 +179,227 @@ public final class AvroSerializer extends Serializer {
       default:
         throw new IllegalArgumentException(kind.id);
     }
+    return codec(schema, to, from);
+  }
+
+  @Override
+  public String userNotApplicable() {
+    return null;
+  }
+
+  /**
+   * User datasets: generic records from the dataset's .avsc, walked side by side with its types
+   * (record fields by position, optional as a union with null, timestamp_ms as a long).
+   */
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
+    JsonNode avsc = schemas.path("avsc");
+    if (avsc.has("unavailable")) {
+      throw new NotApplicableException(avsc.get("unavailable").asText());
+    }
+    if (!avsc.has("path")) {
+      throw new NotApplicableException("avro: the dataset has no .avsc schema");
+    }
+    Schema schema = new Schema.Parser().parse(new File(avsc.get("path").asText()));
+    UserTypes.Type type = data.types.message;
+    for (int i = 0; i < data.items.size(); i++) {
+      toAvro(type, schema, data.items.get(i), "$[" + i + "]");
+    }
+    return codec(
+        schema,
+        m -> {
+          try {
+            return toAvro(type, schema, m, "$");
+          } catch (NotApplicableException e) {
+            throw new IllegalStateException(e.getMessage());
+          }
+        },
+        a -> fromAvro(type, schema, a, "$"));
+  }
+
+  private static NotApplicableException mismatch(String path, UserTypes.Type t, Schema s) {
+    return new NotApplicableException(
+        "avro: " + t + " at " + path + " does not match the schema's " + s.getType());
+  }
+
+  private static Object toAvro(UserTypes.Type t, Schema s, Object v, String path)
+      throws NotApplicableException {
+    if (s.getType() == Schema.Type.UNION) {
+      if (v == null) {
+        for (Schema b : s.getTypes()) {
+          if (b.getType() == Schema.Type.NULL) {
+            return null;
+          }
+        }
+        throw new NotApplicableException("avro: null at " + path + " but the union has no null");
+      }
+      UserTypes.Type inner = t.kind == UserTypes.Kind.OPTIONAL ? t.elem : t;
+      for (Schema b : s.getTypes()) {
+        if (b.getType() != Schema.Type.NULL) {
+          return toAvro(inner, b, v, path);
+        }
+      }
+      throw mismatch(path, t, s);
+    }
+    if (t.kind == UserTypes.Kind.OPTIONAL) {
+      if (v == null) {
+        throw new NotApplicableException("avro: null at " + path + " but the schema has no union");
+      }
+      t = t.elem;
+    }
+    switch (s.getType()) {
+      case RECORD:
+        {
+          if (t.kind != UserTypes.Kind.RECORD || s.getFields().size() != t.fields.size()) {
+            throw mismatch(path, t, s);
+          }
+          Map<?, ?> m = (Map<?, ?>) v;
+          GenericData.Record r = new GenericData.Record(s);
+          for (int i = 0; i < t.fields.size(); i++) {
+            String f = t.fields.get(i);
+            r.put(
+                i,
+                toAvro(
+                    t.fieldTypes.get(i),
+                    s.getFields().get(i).schema(),
+                    m.get(f),
+                    path + UserTypes.field(f)));
+          }
+          return r;
+        }
+      case ARRAY:
+        {
+          if (t.kind != UserTypes.Kind.LIST) {
+            throw mismatch(path, t, s);
+          }
+          List<?> l = (List<?>) v;
+          List<Object> a = new ArrayList<>(l.size());
+          int i = 0;
+          for (Object e : l) {
+            a.add(toAvro(t.elem, s.getElementType(), e, path + "[" + i++ + "]"));
+          }
+          return a;
+        }
+      case MAP:
+        {
+          if (t.kind != UserTypes.Kind.MAP) {
+            throw mismatch(path, t, s);
+          }
+          Map<String, Object> a = new LinkedHashMap<>();
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+            String k = (String) e.getKey();
+            a.put(k, toAvro(t.elem, s.getValueType(), e.getValue(), path + UserTypes.key(k)));
+          }
+          return a;
+        }
+      case ENUM:
+        if (t.kind != UserTypes.Kind.ENUM) {
+          throw mismatch(path, t, s);
+        }
+        return new GenericData.EnumSymbol(s, t.symbols.get((Integer) v));
+      case STRING:
+        if (!(v instanceof String)) {
+          throw mismatch(path, t, s);
+        }
+        return v;
+      case BYTES:
+        if (!(v instanceof byte[])) {
+          throw mismatch(path, t, s);
+        }
+        return ByteBuffer.wrap((byte[]) v);
+      case INT:
+        if (!(v instanceof Integer)) {
+          throw mismatch(path, t, s);
+        }
+        return v;
+      case LONG:
+        if (v instanceof Instant) {
+          return ((Instant) v).toEpochMilli();
+        }
+        if (!(v instanceof Long || v instanceof Integer)) {
+          throw mismatch(path, t, s);
+        }
+        return ((Number) v).longValue();
+      case FLOAT:
+      case DOUBLE:
+      case BOOLEAN:
+        return v;
+      case NULL:
+        if (v != null) {
+          throw mismatch(path, t, s);
+        }
+        return null;
+      default:
+        throw mismatch(path, t, s);
+    }
+  }
+
+  private static Object fromAvro(UserTypes.Type t, Schema s, Object a, String path) {
+    if (s.getType() == Schema.Type.UNION) {
+      if (a == null) {
+        return null;
+      }
+      Schema b = s.getTypes().get(GenericData.get().resolveUnion(s, a));
+      return fromAvro(t.kind == UserTypes.Kind.OPTIONAL ? t.elem : t, b, a, path);
+    }
+    if (t.kind == UserTypes.Kind.OPTIONAL) {
+      t = t.elem;
+    }
+    switch (s.getType()) {
+      case RECORD:
+        {
+          GenericRecord r = (GenericRecord) a;
+          LinkedHashMap<String, Object> m = new LinkedHashMap<>();
+          for (int i = 0; i < t.fields.size(); i++) {
+            m.put(
+                t.fields.get(i),
+                fromAvro(t.fieldTypes.get(i), s.getFields().get(i).schema(), r.get(i), path));
+          }
+          return m;
+        }
+      case ARRAY:
+        {
+          List<?> l = (List<?>) a;
+          ArrayList<Object> out = new ArrayList<>(l.size());
+          for (Object e : l) {
+            out.add(fromAvro(t.elem, s.getElementType(), e, path));
+          }
+          return out;
+        }
+      case MAP:
+        {
+          LinkedHashMap<String, Object> m = new LinkedHashMap<>();
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) a).entrySet()) {
+            m.put(e.getKey().toString(), fromAvro(t.elem, s.getValueType(), e.getValue(), path));
+          }
+          return m;
+        }
+      case ENUM:
+        return s.getEnumOrdinal(a.toString());
+      case STRING:
+        return a.toString();
+      case BYTES:
+        {
+          ByteBuffer b = ((ByteBuffer) a).duplicate();
+          byte[] out = new byte[b.remaining()];
+          b.get(out);
+          return out;
+        }
+      case LONG:
+        if (t.kind == UserTypes.Kind.TIMESTAMP) {
+          return Instant.ofEpochMilli((Long) a);
+        }
+        return t.kind == UserTypes.Kind.INT32 ? (Object) ((Long) a).intValue() : a;
+      case INT:
+        return t.kind == UserTypes.Kind.INT32 ? a : (Object) ((Integer) a).longValue();
+      default:
+        return a;
+    }
+  }
+
+  private static Codec codec(Schema schema, To toAvro, From fromAvro) {
     GenericDatumWriter<Object> writer = new GenericDatumWriter<>(schema);
     GenericDatumReader<Object> reader = new GenericDatumReader<>(schema);
-    To toAvro = to;
-    From fromAvro = from;
     return new Codec() {
       private BinaryEncoder encoder;
       private BinaryDecoder decoder;

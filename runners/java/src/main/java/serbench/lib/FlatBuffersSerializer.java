@@ -40,7 +40,7 @@ public final class FlatBuffersSerializer extends Serializer {
         "flatbuffers",
         "com.google.flatbuffers:flatbuffers-java",
         libVersion("flatbuffers"),
-        List.of("binary", "schema-required", "copying-decode"),
+        List.of("binary", "schema-required", "copying-decode", "generated", "unvalidated"),
         List.of("com/google/flatbuffers/"));
   }
 
@@ -50,6 +50,11 @@ public final class FlatBuffersSerializer extends Serializer {
 
   private interface Read {
     Object read(ByteBuffer bb);
+  }
+
+  @Override
+  public String userNotApplicable() {
+    return "flatbuffers-java has only generated accessors (no reflection or dynamic API); the runner is built before user datasets exist";
   }
 
   @Override

@@ -1,14 +1,18 @@
 package serbench.lib;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import org.apache.fory.Fory;
 import org.apache.fory.config.Language;
 import org.apache.fory.memory.MemoryBuffer;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.Serializer;
 import serbench.model.Click;
@@ -31,7 +35,7 @@ public final class ForySerializer extends Serializer {
         "fory",
         "org.apache.fory:fory-core",
         libVersion("fory"),
-        List.of("binary", "schemaless", "copying-decode", "registration-required"),
+        List.of("binary", "schemaless", "copying-decode", "reflective", "registration-required"),
         List.of("org/apache/fory/"));
   }
 
@@ -50,6 +54,17 @@ public final class ForySerializer extends Serializer {
   };
 
   @Override
+  public String userNotApplicable() {
+    return null;
+  }
+
+  /** User datasets: the typed generic tree itself (LinkedHashMap, ArrayList, boxed values). */
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) {
+    return codec(null);
+  }
+
+  @Override
   public Codec codec(DatasetKind kind) {
     Fory fory =
         Fory.builder()
@@ -60,6 +75,9 @@ public final class ForySerializer extends Serializer {
     fory.register(ArrayList.class);
     fory.register(HashMap.class);
     fory.register(Instant.class);
+    fory.register(LinkedHashMap.class);
+    fory.register(BigInteger.class);
+    fory.register(byte[].class);
     for (Class<?> c : CLASSES) {
       fory.register(c);
     }

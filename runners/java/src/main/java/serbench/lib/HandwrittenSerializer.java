@@ -49,6 +49,11 @@ public final class HandwrittenSerializer extends Serializer {
   }
 
   @Override
+  public String userNotApplicable() {
+    return "hand-written field-by-field code exists only for the built-in datasets' types";
+  }
+
+  @Override
   public Codec codec(DatasetKind kind) {
     Writer w;
     Reader r;

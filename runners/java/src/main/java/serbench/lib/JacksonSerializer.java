@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -14,15 +15,27 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.xml.XmlMapper;
 import de.undercouch.bson4jackson.BsonFactory;
+import de.undercouch.bson4jackson.BsonGenerator;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.Date;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.msgpack.jackson.dataformat.ExtensionTypeCustomDeserializers;
 import org.msgpack.jackson.dataformat.MessagePackFactory;
+import org.msgpack.jackson.dataformat.TimestampExtensionModule;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
+import serbench.harness.UserTypes;
 import serbench.model.SampleData;
 import serbench.model.TestClass;
 
@@ -36,6 +49,7 @@ public final class JacksonSerializer extends Serializer {
 
   private final Supplier<ObjectMapper> mapper;
   private final boolean wrapLists;
+  private final String format;
 
   private JacksonSerializer(
       String name,
@@ -49,6 +63,7 @@ public final class JacksonSerializer extends Serializer {
     super(name, format, library, version, labels, concat(CORE, packages));
     this.mapper = mapper;
     this.wrapLists = wrapLists;
+    this.format = format;
   }
 
   private static List<String> concat(List<String> a, List<String> b) {
@@ -65,7 +80,7 @@ public final class JacksonSerializer extends Serializer {
         "json",
         "com.fasterxml.jackson.core:jackson-databind",
         JACKSON,
-        List.of("text", "schemaless", "copying-decode"),
+        List.of("text", "schemaless", "copying-decode", "map-layout", "reflective"),
         List.of(),
         () -> configure(new ObjectMapper()),
         false);
@@ -77,7 +92,7 @@ public final class JacksonSerializer extends Serializer {
         "cbor",
         "com.fasterxml.jackson.dataformat:jackson-dataformat-cbor",
         JACKSON,
-        List.of("binary", "schemaless", "copying-decode"),
+        List.of("binary", "schemaless", "copying-decode", "map-layout", "reflective"),
         List.of("com/fasterxml/jackson/dataformat/cbor/"),
         () -> configure(new ObjectMapper(new CBORFactory())),
         false);
@@ -89,7 +104,7 @@ public final class JacksonSerializer extends Serializer {
         "xml",
         "com.fasterxml.jackson.dataformat:jackson-dataformat-xml",
         JACKSON,
-        List.of("text", "schemaless", "copying-decode"),
+        List.of("text", "schemaless", "copying-decode", "map-layout", "reflective"),
         List.of("com/fasterxml/jackson/dataformat/xml/", "com/ctc/wstx/", "org/codehaus/stax2/"),
         () -> configure(new XmlMapper()),
         false);
@@ -101,9 +116,9 @@ public final class JacksonSerializer extends Serializer {
         "msgpack",
         "org.msgpack:jackson-dataformat-msgpack",
         libVersion("msgpack") + " (jackson " + JACKSON + ")",
-        List.of("binary", "schemaless", "copying-decode"),
+        List.of("binary", "schemaless", "copying-decode", "map-layout", "reflective"),
         List.of("org/msgpack/"),
-        () -> configure(new ObjectMapper(new MessagePackFactory())),
+        () -> configure(new ObjectMapper(msgpackFactory())),
         false);
   }
 
@@ -114,10 +129,38 @@ public final class JacksonSerializer extends Serializer {
         "bson",
         "de.undercouch:bson4jackson",
         libVersion("bson4jackson") + " (jackson " + JACKSON + ")",
-        List.of("binary", "schemaless", "copying-decode"),
+        List.of("binary", "schemaless", "copying-decode", "map-layout", "reflective"),
         List.of("de/undercouch/bson4jackson/"),
         () -> configure(new ObjectMapper(new BsonFactory())),
         true);
+  }
+
+  /** Reads the MessagePack timestamp extension (type -1) as an Instant in generic trees. */
+  private static MessagePackFactory msgpackFactory() {
+    ExtensionTypeCustomDeserializers ext = new ExtensionTypeCustomDeserializers();
+    ext.addCustomDeser((byte) -1, JacksonSerializer::msgpackTimestamp);
+    return new MessagePackFactory().setExtTypeCustomDesers(ext);
+  }
+
+  /** The three layouts of the MessagePack timestamp extension. */
+  private static Instant msgpackTimestamp(byte[] d) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(d);
+    switch (d.length) {
+      case 4:
+        return Instant.ofEpochSecond(Integer.toUnsignedLong(b.getInt()));
+      case 8:
+        {
+          long v = b.getLong();
+          return Instant.ofEpochSecond(v & 0x3FFFFFFFFL, v >>> 34);
+        }
+      case 12:
+        {
+          int nanos = b.getInt();
+          return Instant.ofEpochSecond(b.getLong(), Integer.toUnsignedLong(nanos));
+        }
+      default:
+        throw new IOException("bad MessagePack timestamp of " + d.length + " bytes");
+    }
   }
 
   private static ObjectMapper configure(ObjectMapper m) {
@@ -146,6 +189,129 @@ public final class JacksonSerializer extends Serializer {
   /** The holder of a list message for formats whose root must be an object. */
   public static final class Items<T> {
     public List<T> items;
+  }
+
+  @Override
+  public String userNotApplicable() {
+    return format.equals("xml")
+        ? "jackson-xml has no generic value tree that round-trips (lists become repeated elements,"
+            + " map keys must be XML names, null and empty values collapse): use jackson-json"
+        : null;
+  }
+
+  /**
+   * The mapper for generic trees: timestamps as the format's date-time type where it has one
+   * (MessagePack timestamp extension, BSON UTC datetime), else epoch milliseconds; bytes as the
+   * format's binary type (JSON: base64 text).
+   */
+  private ObjectMapper userMapper() {
+    ObjectMapper m = mapper.get();
+    if (format.equals("msgpack")) {
+      m.registerModule(TimestampExtensionModule.INSTANCE);
+    } else if (format.equals("bson")) {
+      SimpleModule time = new SimpleModule("serbench-bson-datetime");
+      time.addSerializer(
+          Instant.class,
+          new JsonSerializer<Instant>() {
+            @Override
+            public void serialize(Instant v, JsonGenerator g, SerializerProvider p)
+                throws IOException {
+              ((BsonGenerator) g).writeDateTime(Date.from(v));
+            }
+          });
+      m.registerModule(time);
+    }
+    return m;
+  }
+
+  /** Why a value cannot be written in this format, with its path; null when all can. */
+  private String uncarried(Dataset data) {
+    Predicate<Object> p;
+    String why;
+    switch (format) {
+      case "msgpack":
+        p = UserTypes.integerOutside(UserTypes.MIN_INT64, UserTypes.MAX_UINT64);
+        why = "is outside MessagePack's integers (int64 / uint64)";
+        break;
+      case "bson":
+        p = UserTypes.integerOutside(UserTypes.MIN_INT64, UserTypes.MAX_INT64);
+        why = "is outside BSON's int64";
+        break;
+      default:
+        return null;
+    }
+    for (int i = 0; i < data.items.size(); i++) {
+      Object[] hit = {null};
+      String at =
+          UserTypes.find(
+              data.items.get(i),
+              v -> {
+                if (p.test(v)) {
+                  hit[0] = v;
+                  return true;
+                }
+                return false;
+              },
+              "$[" + i + "]");
+      if (at != null) {
+        return format + ": " + hit[0] + " at " + at + " " + why;
+      }
+      if (format.equals("bson")) {
+        String k = UserTypes.find(data.items.get(i), JacksonSerializer::hasNulKey, "$[" + i + "]");
+        if (k != null) {
+          return "bson: a map key with a NUL character at " + k + " (BSON keys are C strings)";
+        }
+      }
+    }
+    return null;
+  }
+
+  private static boolean hasNulKey(Object v) {
+    if (v instanceof Map) {
+      for (Object k : ((Map<?, ?>) v).keySet()) {
+        if (String.valueOf(k).indexOf('\0') >= 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) throws NotApplicableException {
+    String reason = uncarried(data);
+    if (reason != null) {
+      throw new NotApplicableException(reason);
+    }
+    ObjectMapper m = userMapper();
+    ObjectWriter writer = m.writerFor(Object.class);
+    ObjectReader reader = m.readerFor(Object.class);
+    UserTypes types = data.types;
+    Function<Object, Instant> dates = v -> v instanceof Instant ? (Instant) v : null;
+    // a BSON root must be a document: other messages are written as {"value": message}
+    boolean wrap =
+        wrapLists
+            && types.message.kind != UserTypes.Kind.RECORD
+            && types.message.kind != UserTypes.Kind.MAP;
+    return new Codec() {
+      @Override
+      public void encode(Object message, Buf out) throws IOException {
+        if (wrap) {
+          writer.writeValue(out, Collections.singletonMap("value", message));
+        } else {
+          writer.writeValue(out, message);
+        }
+      }
+
+      @Override
+      public Object decode(byte[] buf, int off, int len) throws IOException {
+        Object v = reader.readValue(buf, off, len);
+        if (wrap) {
+          v = ((Map<?, ?>) v).get("value");
+        }
+        return types.apply(v, "$", dates);
+      }
+    };
   }
 
   @Override

@@ -1,11 +1,13 @@
 package serbench.lib;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.List;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.Serializer;
 
@@ -17,8 +19,25 @@ public final class JavaSerialization extends Serializer {
         "java-serialization",
         "java.io (JDK)",
         System.getProperty("java.version"),
-        List.of("binary", "schemaless", "copying-decode", "unsafe-untrusted-input"),
+        List.of(
+            "binary",
+            "schemaless",
+            "copying-decode",
+            "reflective",
+            "platform-native",
+            "unsafe-untrusted-input"),
         List.of());
+  }
+
+  @Override
+  public String userNotApplicable() {
+    return null;
+  }
+
+  /** User datasets: the typed generic tree itself (LinkedHashMap, ArrayList, boxed values). */
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) {
+    return codec(null);
   }
 
   @Override

@@ -3,13 +3,17 @@ package serbench.lib;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.Compressor;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.Serializer;
 import serbench.model.Click;
@@ -48,7 +52,7 @@ public final class KryoSerializer extends Serializer {
   public static KryoSerializer registered() {
     return new KryoSerializer(
         "kryo",
-        List.of("binary", "schemaless", "copying-decode", "registration-required"),
+        List.of("binary", "schemaless", "copying-decode", "reflective", "registration-required"),
         true,
         false);
   }
@@ -56,7 +60,7 @@ public final class KryoSerializer extends Serializer {
   public static KryoSerializer unregistered() {
     return new KryoSerializer(
         "kryo-unregistered",
-        List.of("binary", "schemaless", "copying-decode", "unsafe-untrusted-input"),
+        List.of("binary", "schemaless", "copying-decode", "reflective", "unsafe-untrusted-input"),
         false,
         false);
   }
@@ -64,7 +68,7 @@ public final class KryoSerializer extends Serializer {
   public static KryoSerializer deflate() {
     return new KryoSerializer(
         "kryo-deflate",
-        List.of("binary", "schemaless", "copying-decode", "registration-required"),
+        List.of("binary", "schemaless", "copying-decode", "reflective", "registration-required"),
         true,
         true);
   }
@@ -73,8 +77,19 @@ public final class KryoSerializer extends Serializer {
   private static final Class<?>[] CLASSES = {
     ArrayList.class, HashMap.class, Gender.class, SampleData.class, Test1.class, Test2.class,
     Test3.class, Test4.class, Viewport.class, Click.class, ClickMap.class, Pair.class,
-    TestClass.class, Instant.class
+    TestClass.class, Instant.class, LinkedHashMap.class, byte[].class, BigInteger.class
   };
+
+  @Override
+  public String userNotApplicable() {
+    return null;
+  }
+
+  /** User datasets: the typed generic tree itself (LinkedHashMap, ArrayList, boxed values). */
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) {
+    return codec(null);
+  }
 
   @Override
   public Codec codec(DatasetKind kind) {

@@ -42,7 +42,7 @@ public final class ProtobufSerializer extends Serializer {
         "protobuf",
         "com.google.protobuf:protobuf-java",
         libVersion("protobuf"),
-        List.of("binary", "schema-required", "copying-decode"),
+        List.of("binary", "schema-required", "copying-decode", "generated"),
         List.of("com/google/protobuf/"));
   }
 
@@ -52,6 +52,11 @@ public final class ProtobufSerializer extends Serializer {
 
   private interface FromBytes {
     Object parse(byte[] b, int off, int len) throws IOException;
+  }
+
+  @Override
+  public String userNotApplicable() {
+    return "protobuf uses classes generated from the built-in .proto files at build time: user datasets go through protobuf-dynamic (DynamicMessage)";
   }
 
   @Override

@@ -39,8 +39,13 @@ public final class ThriftSerializer extends Serializer {
         "thrift-binary",
         "org.apache.thrift:libthrift",
         libVersion("thrift"),
-        List.of("binary", "schema-required", "copying-decode"),
+        List.of("binary", "schema-required", "copying-decode", "generated"),
         List.of("org/apache/thrift/"));
+  }
+
+  @Override
+  public String userNotApplicable() {
+    return "libthrift for Java reads and writes only classes generated from a .thrift at build time (no dynamic API); the runner is built before user datasets exist";
   }
 
   private interface To {

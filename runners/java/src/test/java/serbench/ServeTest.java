@@ -1,0 +1,189 @@
+package serbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import serbench.harness.Serializer;
+
+/**
+ * {@code serve} in-process on the hand-made user datasets of src/test/resources/user (protocol
+ * section 7): every serializer that takes user datasets round-trips them, or says why not.
+ */
+class ServeTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path USER = Path.of("src/test/resources/user").toAbsolutePath();
+  private static final String DESCRIPTORS =
+      Path.of("target/test-descriptors/user_events.pb").toAbsolutePath().toString();
+
+  private static List<JsonNode> serve(List<Object> commands) throws Exception {
+    StringBuilder in = new StringBuilder();
+    for (Object c : commands) {
+      in.append(c instanceof String ? (String) c : JSON.writeValueAsString(c)).append('\n');
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new Server(new PrintStream(out, true, StandardCharsets.UTF_8))
+        .serve(new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)));
+    List<JsonNode> replies = new ArrayList<>();
+    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      replies.add(JSON.readTree(line));
+    }
+    assertEquals(commands.size(), replies.size());
+    return replies;
+  }
+
+  private static Map<String, Object> user(String name, Map<String, Object> schemas) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("name", name);
+    d.put("kind", "user");
+    d.put("data", USER.resolve(name + ".json").toString());
+    d.put("types", USER.resolve(name + ".types.json").toString());
+    d.put("schemas", schemas);
+    return d;
+  }
+
+  private static Map<String, Object> proto(String message) {
+    return Map.of("path", "user_events.proto", "descriptor_set", DESCRIPTORS, "message", message);
+  }
+
+  private static Map<String, Object> prepare(String cell, String ser, Map<String, Object> ds) {
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("cmd", "prepare");
+    c.put("cell", cell);
+    c.put("serializer", ser);
+    c.put("dataset", ds);
+    c.put("operations", List.of("encode", "decode", "zstd+decode"));
+    return c;
+  }
+
+  private static Map<String, Object> sample(String cell, String op) {
+    return Map.of("cmd", "sample", "cell", cell, "operation", op, "iterations", 2, "samples", 3);
+  }
+
+  /** Status per serializer and dataset, e.g. "jackson-msgpack/misc" -> "not_applicable". */
+  private static Map<String, JsonNode> prepareAll(Map<String, Map<String, Object>> sets)
+      throws Exception {
+    List<Object> cmds = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    for (Serializer s : Registry.ALL) {
+      for (Map.Entry<String, Map<String, Object>> e : sets.entrySet()) {
+        String key = s.name() + "/" + e.getKey();
+        keys.add(key);
+        cmds.add(prepare(key, s.name(), e.getValue()));
+        cmds.add(sample(key, "decode"));
+      }
+    }
+    List<JsonNode> replies = serve(cmds);
+    Map<String, JsonNode> out = new LinkedHashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      JsonNode p = replies.get(2 * i);
+      JsonNode s = replies.get(2 * i + 1);
+      if (p.get("status").asText().equals("ok")) {
+        assertEquals("samples", s.get("event").asText(), keys.get(i) + ": " + s);
+        assertEquals(3, s.get("wall_ns").size());
+      } else {
+        assertEquals("unknown_cell", s.get("code").asText(), keys.get(i));
+      }
+      out.put(keys.get(i), p);
+    }
+    return out;
+  }
+
+  @Test
+  void userDatasetsRoundTripOrSayWhyNot() throws Exception {
+    Map<String, Map<String, Object>> sets = new LinkedHashMap<>();
+    sets.put(
+        "events",
+        user(
+            "events",
+            Map.of("proto", proto("Event"), "avsc", Map.of("path", USER + "/events.avsc"))));
+    sets.put(
+        "scores",
+        user(
+            "scores",
+            Map.of("proto", proto("Root"), "avsc", Map.of("path", USER + "/scores.avsc"))));
+    sets.put(
+        "misc",
+        user(
+            "misc",
+            Map.of(
+                "proto", Map.of("unavailable", "protobuf: $.huge is a bigint"),
+                "avsc", Map.of("unavailable", "avro: $.big is uint64"))));
+    Map<String, JsonNode> got = prepareAll(sets);
+    List<String> notApplicable =
+        List.of(
+            "handwritten/",
+            "protobuf/",
+            "msgpack-core/",
+            "jackson-xml/",
+            "thrift/",
+            "flatbuffers/",
+            "jackson-msgpack/misc",
+            "bson/misc",
+            "avro/misc",
+            "protobuf-dynamic/misc");
+    for (Map.Entry<String, JsonNode> e : got.entrySet()) {
+      String key = e.getKey();
+      JsonNode r = e.getValue();
+      boolean na = notApplicable.stream().anyMatch(key::startsWith);
+      assertEquals(na ? "not_applicable" : "ok", r.get("status").asText(), key + ": " + r);
+      if (na) {
+        assertTrue(r.get("error").get("message").asText().length() > 10, key);
+      }
+    }
+    assertEquals(
+        "msgpack: -170141183460469231731687303715884105728 at $[1]['huge'] is outside MessagePack's"
+            + " integers (int64 / uint64)",
+        got.get("jackson-msgpack/misc").get("error").get("message").asText());
+  }
+
+  @Test
+  void aUserDatasetThatComesBackDifferentFailsTheCheck() throws Exception {
+    Path dir = Files.createTempDirectory("serbench");
+    String text = Files.readString(USER.resolve("events.json"));
+    Path tampered = dir.resolve("events.json");
+    Files.writeString(tampered, text.replace("\"label\":\"kid\"", "\"label\":\"kit\""));
+    Map<String, Object> ds = user("events", Map.of());
+    ds.put("check_data", tampered.toString());
+    JsonNode r = serve(List.of(prepare("t", "jackson-json", ds))).get(0);
+    assertEquals("check_failed", r.get("status").asText());
+    assertEquals("$[0]['child']['label']: 'kit' != 'kid'", r.get("check").get("detail").asText());
+  }
+
+  @Test
+  void errorsKeepItServing() throws Exception {
+    List<JsonNode> r =
+        serve(
+            List.of(
+                "{not json",
+                Map.of("cmd", "fly"),
+                Map.of(
+                    "cmd",
+                    "sample",
+                    "cell",
+                    "x",
+                    "operation",
+                    "encode",
+                    "iterations",
+                    1,
+                    "samples",
+                    1),
+                Map.of("cmd", "quit")));
+    assertEquals("bad_request", r.get(0).get("code").asText());
+    assertEquals("bad_request", r.get(1).get("code").asText());
+    assertEquals("unknown_cell", r.get(2).get("code").asText());
+    assertEquals("bye", r.get(3).get("event").asText());
+  }
+}
