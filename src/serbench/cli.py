@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +22,7 @@ from serbench import (
     report,
     runners,
     transport,
+    userdata,
 )
 from serbench.operations import COMPRESSED
 from serbench.paths import default_db, state_dir
@@ -52,12 +54,62 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-@app.command("datasets")
+def _user_rows(table: Table, write: bool) -> None:
+    """Registered user datasets, marked `user` (one size at every scale)."""
+    for name in userdata.names():
+        meta = userdata.get(name).meta
+        table.add_row(
+            f"{name} [magenta]user[/magenta]",
+            "user",
+            meta["framing"],
+            f"{meta['count']:,}",
+            "",
+            "",
+            f"{meta['bytes']:,}",
+            meta["sha256"][:16],
+            *([str(userdata.get(name).descriptor()["data"])] if write else []),
+        )
+
+
+def _register(
+    name: str, file: Path, as_: str | None, types: Path | None, sample: int | None
+) -> userdata.Entry:
+    with err.status(f"registering {file}"):
+        try:
+            entry = userdata.add(name, file, as_=as_, types_file=types, sample=sample)
+        except (userdata.UserDataError, ValueError, OSError) as exc:
+            _fail(str(exc))
+    meta = entry.meta
+    err.print(
+        f"[green]registered[/green] user dataset [bold]{name}[/bold]: {meta['framing']}, "
+        f"{meta['count']:,} message(s), {meta['bytes']:,} canonical bytes, "
+        f"sha256 {meta['sha256'][:16]} ({meta['seconds']:.1f} s)"
+    )
+    err.print(f"  types: {entry.folder / meta['types']}")
+    for kind, s in meta["schemas"].items():
+        shown = entry.folder / s["path"] if "path" in s else f"unavailable: {s['unavailable']}"
+        err.print(f"  {kind}: {shown}")
+    for note in meta.get("notes", []):
+        err.print(f"  note: {note}")
+    return entry
+
+
+datasets_app = typer.Typer(
+    help="Built-in and user datasets: list (default), add, remove.",
+    invoke_without_command=True,
+)
+app.add_typer(datasets_app, name="datasets")
+
+
+@datasets_app.callback()
 def datasets_cmd(
+    ctx: typer.Context,
     scale: Annotated[str, typer.Option(help="quick, standard or full")] = "full",
     write: Annotated[bool, typer.Option(help="also write the canonical files")] = False,
 ) -> None:
-    """The built-in datasets: messages, records, canonical size and sha256."""
+    """The datasets: messages, records, canonical size and sha256 (user ones marked)."""
+    if ctx.invoked_subcommand is not None:
+        return
     if scale not in datasets.SCALES:
         _fail(f"unknown scale {scale!r}; valid: {', '.join(datasets.SCALES)}")
     table = Table(
@@ -87,7 +139,60 @@ def datasets_cmd(
             ds.sha256()[:16],
             *extra,
         )
+    _user_rows(table, write)
     console.print(table)
+
+
+AsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--as",
+        help="document (one message; .json default) or stream (one message "
+        "per record; .jsonl and .csv default)",
+    ),
+]
+TypesOption = Annotated[
+    Path | None, typer.Option("--types", help="a types.json to use instead of inferring one")
+]
+SampleOption = Annotated[
+    int | None, typer.Option("--sample", help="keep N records (evenly spaced, deterministic)")
+]
+
+
+@datasets_app.command("add")
+def datasets_add(
+    name: Annotated[str, typer.Argument(help="the dataset's name for -d")],
+    file: Annotated[Path, typer.Argument(help=".json, .jsonl/.ndjson or .csv")],
+    as_: AsOption = None,
+    types: TypesOption = None,
+    sample: SampleOption = None,
+) -> None:
+    """Register FILE as dataset NAME: canonical file, inferred types and schemas."""
+    _register(name, file, as_, types, sample)
+
+
+@datasets_app.command("remove")
+def datasets_remove(name: Annotated[str, typer.Argument()]) -> None:
+    """Delete a user dataset (its canonical file, types and schemas)."""
+    try:
+        userdata.remove(name)
+    except userdata.UnknownUserDataset as exc:
+        _fail(str(exc))
+    console.print(f"removed user dataset {name}")
+
+
+def _data_option(file: Path, as_: str | None, types: Path | None, sample: int | None) -> str:
+    """`run --data FILE`: registered under the file's stem, again only if it changed."""
+    name = re.sub(r"[^A-Za-z0-9._-]", "-", file.stem).lstrip(".-_") or "data"
+    options = {"as": as_, "types": str(types) if types else None, "sample": sample}
+    if userdata.is_registered(name) and file.is_file():
+        meta = userdata.get(name).meta
+        same_file = meta.get("source_sha256") == userdata.file_sha256(file)
+        if same_file and meta.get("options") == options:
+            err.print(f"user dataset {name} is up to date with {file}")
+            return name
+    _register(name, file, as_, types, sample)
+    return name
 
 
 @app.command("runners")
@@ -223,9 +328,20 @@ def run_cmd(
     report_path: Annotated[
         Path | None, typer.Option("--report", help="write a Markdown report")
     ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data", help="register FILE (.json, .jsonl, .csv) under its stem and run it"
+        ),
+    ] = None,
+    as_: AsOption = None,
+    types: TypesOption = None,
+    sample: SampleOption = None,
     db: DbOption = None,
 ) -> None:
     """Run the matrix; every finished cell is stored at once."""
+    if data is not None:
+        dataset = [*(dataset or []), _data_option(data, as_, types, sample)]
     store = _store(db)
     run_id = None
     if resume:
@@ -345,9 +461,11 @@ def reference_cmd(
             cells["decode_seed"],
             cells["bytes"],
             report.fmt_kib(row.footprint_bytes),
-            "OK" if row.status == "ok" else row.status,
+            "OK" if row.status == "ok" else f"[red]{row.status}: {row.detail[:80]}[/red]",
         )
     console.print(mtable)
+    for label, why in reference.SEED_ONLY_ROWS.items() if key == "S5" else ():
+        console.print(f"[dim]{label}: not measured here: {why}[/dim]")
     ctable = Table(
         "claim",
         "runner",

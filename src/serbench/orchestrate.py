@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from serbench import datasets
+from serbench import datasets, userdata
 from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, RunnerUnavailable, describe, discover
 from serbench.schedule import Block, Cell
@@ -56,7 +56,16 @@ def _selected(name: str, runner: str, patterns: list[str]) -> bool:
 def validate(config: RunConfig, specs: dict[str, RunnerSpec]) -> None:
     """Unknown names are errors that list the valid ones."""
     for name in config.datasets:
-        datasets.get(name)
+        if not userdata.is_registered(name):
+            try:
+                datasets.get(name)
+            except datasets.UnknownName:
+                users = userdata.names()
+                extra = f"; user datasets: {', '.join(users)}" if users else ""
+                raise datasets.UnknownName(
+                    f"unknown dataset {name!r}; valid datasets: {', '.join(datasets.DATASETS)}"
+                    f"{extra}"
+                ) from None
     for name in config.runners:
         if name not in specs:
             raise datasets.UnknownName(
@@ -79,6 +88,21 @@ class Plan:
     specs: dict[str, RunnerSpec]
 
 
+def _applicability(described: dict[str, Any], s: dict[str, Any], ds: str) -> dict[str, Any]:
+    """A serializer's entry for a built-in dataset, or its ``user_datasets`` entry."""
+    if ds in datasets.DATASETS or not userdata.is_registered(ds):
+        return s.get("datasets", {}).get(
+            ds, {"applicable": False, "reason": "runner does not list it"}
+        )
+    if "user_datasets" not in described.get("capabilities", []):
+        runner = described.get("runner", "?")
+        return {"applicable": False, "reason": f"runner {runner} does not take user datasets yet"}
+    return s.get("user_datasets") or {
+        "applicable": False,
+        "reason": "the serializer does not say whether it takes user datasets",
+    }
+
+
 def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:
     specs = specs if specs is not None else discover()
     validate(config, specs)
@@ -97,9 +121,7 @@ def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:
             if not _selected(s["name"], name, config.serializers):
                 continue
             for ds in wanted_datasets:
-                entry = s.get("datasets", {}).get(
-                    ds, {"applicable": False, "reason": "runner does not list it"}
-                )
+                entry = _applicability(describes[name], s, ds)
                 for p in range(config.profile.processes):
                     cell = Cell(name, s["name"], ds, p)
                     if entry.get("applicable"):
@@ -148,7 +170,10 @@ Progress = Callable[[str, int], None]  # (description, operations finished)
 
 
 def descriptor(name: str, scale: str) -> dict[str, Any]:
-    """The dataset object of protocol v2 for a built-in dataset (written on demand)."""
+    """The dataset object of protocol v2 for a built-in dataset (written on demand), or
+    for a registered user dataset (section 7; one size at every scale)."""
+    if name not in datasets.DATASETS and userdata.is_registered(name):
+        return userdata.get(name).descriptor()
     ds = datasets.get(name).build(scale)  # type: ignore[arg-type]
     per_item = len(ds.canonical_bytes()) / max(len(ds.items), 1)
     return {

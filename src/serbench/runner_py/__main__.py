@@ -13,6 +13,7 @@ from serbench.runner_py import transport as transport_side
 from serbench.runner_py.serializers import REGISTRY
 from serbench.runner_py.serializers.base import NotApplicable
 from serbench.runner_py.serve import bind, serve
+from serbench.runner_py.user_codecs import applicability as user_applicability
 
 
 def emit(event: dict[str, Any]) -> None:
@@ -39,6 +40,7 @@ def describe() -> dict[str, Any]:
                 "labels": list(s.labels),
                 "footprint_bytes": s.footprint_bytes(),
                 "datasets": datasets,
+                "user_datasets": user_applicability(name),
             }
         )
     return {
@@ -51,7 +53,7 @@ def describe() -> dict[str, Any]:
             "details": sys.version.replace("\n", " "),
         },
         "serializers": serializers,
-        "capabilities": ["transport", "decode_from"],
+        "capabilities": ["transport", "decode_from", "user_datasets"],
     }
 
 

@@ -63,6 +63,15 @@ class Server:
                 "unknown_serializer",
                 f"unknown serializer {serializer!r}; valid: {valid}",
             )
+        if dataset.get("kind") == "user":
+            if any(op not in OPERATIONS for op in operations):
+                raise BadRequest(f"unknown operations; valid: {', '.join(OPERATIONS)}")
+            from serbench.runner_py.user_cell import prepare_user
+
+            reply, user_ops = prepare_user(cmd)
+            if user_ops:
+                self.cells[cell] = user_ops
+            return reply
         if name not in DATASETS:
             valid = ", ".join(DATASETS)
             return _failed(

@@ -1,0 +1,265 @@
+"""Type inference: a summary of every value seen at each position, then a type per position.
+
+Rules (each deliberate, all overridable with --types):
+- integers: int32 if every value fits, else int64, else uint64, else bigint;
+  integers mixed with floats are float64 while every integer is exact as a double
+  (|n| <= 2^53), else any; floats are float64 (float32 only when declared);
+- a position that is only ever null is ``null``; null beside T makes ``optional<T>``;
+  a list that is always empty is ``list<null>``;
+- an object is a record when all its keys are identifiers ([A-Za-z_][A-Za-z0-9_]*) and
+  there are at most MAX_FIELDS distinct keys; otherwise a map<string,T> with T the join
+  of its values. A record field missing from some objects is ``optional`` (written as
+  null in the canonical file);
+- anything else that mixes kinds (string and number, object and list, ...) is ``any``;
+- CSV cells are text: a column is bool, int or float when every non-empty cell reads
+  as one (true/false, JSON number syntax), with empty cells null; else string.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from serbench.userdata.errors import MAX_DEPTH, ValueProblem
+from serbench.userdata.types import (
+    IDENTIFIER,
+    INT_RANGES,
+    Enum,
+    ListOf,
+    MapOf,
+    Optional,
+    Prim,
+    Record,
+    Type,
+    Types,
+)
+
+MAX_FIELDS = 64
+_CSV_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_CSV_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
+
+
+class Summary:
+    """What was seen at one position."""
+
+    __slots__ = (
+        "nulls",
+        "bools",
+        "ints",
+        "lo",
+        "hi",
+        "floats",
+        "strings",
+        "lists",
+        "items",
+        "objects",
+        "fields",
+        "present",
+        "values",
+    )
+
+    def __init__(self) -> None:
+        self.nulls = self.bools = self.ints = self.floats = self.strings = 0
+        self.lo: int | None = None
+        self.hi: int | None = None
+        self.lists = self.objects = 0
+        self.items: Summary | None = None
+        self.fields: dict[str, Summary] | None = {}  # None: the objects are a map
+        self.present: dict[str, int] = {}
+        self.values: Summary | None = None  # the map's values
+
+    def add(self, v: Any, depth: int = 0) -> None:
+        if v is None:
+            self.nulls += 1
+        elif v is True or v is False:
+            self.bools += 1
+        elif isinstance(v, int):
+            self.ints += 1
+            if self.lo is None or v < self.lo:
+                self.lo = v
+            if self.hi is None or v > self.hi:
+                self.hi = v
+        elif isinstance(v, float):
+            self.floats += 1
+        elif isinstance(v, str):
+            self.strings += 1
+        elif isinstance(v, list):
+            if depth >= MAX_DEPTH:
+                raise ValueProblem(f"nesting deeper than {MAX_DEPTH} levels")
+            self.lists += 1
+            if v and self.items is None:
+                self.items = Summary()
+            for i, x in enumerate(v):
+                try:
+                    self.items.add(x, depth + 1)  # type: ignore[union-attr]
+                except ValueProblem as exc:
+                    raise exc.at(i) from None
+        elif isinstance(v, dict):
+            if depth >= MAX_DEPTH:
+                raise ValueProblem(f"nesting deeper than {MAX_DEPTH} levels")
+            self.objects += 1
+            self._add_object(v, depth)
+
+    def _add_object(self, v: dict[str, Any], depth: int) -> None:
+        fields = self.fields
+        if fields is not None:
+            for k in v:
+                if k not in fields:
+                    if len(fields) >= MAX_FIELDS or not IDENTIFIER.match(k):
+                        self._become_map()
+                        break
+                    fields[k] = Summary()
+                    self.present[k] = 0
+        if self.fields is None:
+            if self.values is None:
+                self.values = Summary()
+            for k, x in v.items():
+                try:
+                    self.values.add(x, depth + 1)
+                except ValueProblem as exc:
+                    raise exc.at(k) from None
+            return
+        for k, x in v.items():
+            self.present[k] += 1
+            try:
+                self.fields[k].add(x, depth + 1)
+            except ValueProblem as exc:
+                raise exc.at(k) from None
+
+    def _become_map(self) -> None:
+        merged = self.values or Summary()
+        for s in (self.fields or {}).values():
+            merged.merge(s)
+        self.values, self.fields, self.present = merged, None, {}
+
+    def merge(self, o: Summary) -> None:
+        self.nulls += o.nulls
+        self.bools += o.bools
+        self.ints += o.ints
+        self.floats += o.floats
+        self.strings += o.strings
+        if o.lo is not None:
+            self.lo = o.lo if self.lo is None else min(self.lo, o.lo)
+            self.hi = o.hi if self.hi is None else max(self.hi, o.hi)  # type: ignore[type-var]
+        self.lists += o.lists
+        if o.items is not None:
+            if self.items is None:
+                self.items = Summary()
+            self.items.merge(o.items)
+        self.objects += o.objects
+        if o.objects:
+            if self.fields is not None and o.fields is not None:
+                for k, s in o.fields.items():
+                    if k not in self.fields:
+                        self.fields[k] = Summary()
+                        self.present[k] = 0
+                    self.fields[k].merge(s)
+                    self.present[k] += o.present[k]
+                if len(self.fields) > MAX_FIELDS:
+                    self._become_map()
+            else:
+                if self.fields is not None:
+                    self._become_map()
+                if self.values is None:
+                    self.values = Summary()
+                for s in (o.fields or {}).values() if o.fields is not None else [o.values]:
+                    if s is not None:
+                        self.values.merge(s)
+
+    def add_csv(self, raw: str) -> None:
+        """A CSV cell: classified by its text."""
+        if raw == "":
+            self.nulls += 1
+        elif raw in ("true", "false"):
+            self.bools += 1
+        elif _CSV_INT.match(raw):
+            self.add(int(raw))
+        elif _CSV_FLOAT.match(raw) or raw in ("NaN", "Infinity", "-Infinity"):
+            self.floats += 1
+        else:
+            self.strings += 1
+
+
+class _Namer:
+    def __init__(self) -> None:
+        self.named: dict[str, Enum | Record] = {}
+        self.shapes: dict[tuple[tuple[str, str], ...], Record] = {}
+
+    def record(self, hint: str, fields: list[tuple[str, Type]]) -> Record:
+        shape = tuple((k, str(t)) for k, t in fields)
+        if shape in self.shapes:  # the same record in two places: one type
+            return self.shapes[shape]
+        base = "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", hint) if p)
+        if not base or not base[0].isalpha():
+            base = "R" + base
+        name, n = base, 2
+        while name in self.named or name == "Root":
+            name, n = f"{base}{n}", n + 1
+        rec = Record(name, fields)
+        self.named[name] = rec
+        self.shapes[shape] = rec
+        return rec
+
+
+def _int_type(lo: int, hi: int) -> str:
+    for name in ("int32", "int64", "uint64"):
+        low, high = INT_RANGES[name]
+        if low <= lo and hi <= high:
+            return name
+    return "bigint"
+
+
+def _type(s: Summary, hint: str, namer: _Namer, csv: bool) -> Type:
+    if csv and s.strings:
+        return Prim("string")
+    kinds = [
+        k
+        for k, n in (
+            ("bool", s.bools),
+            ("int", s.ints),
+            ("float", s.floats),
+            ("string", s.strings),
+            ("list", s.lists),
+            ("object", s.objects),
+        )
+        if n
+    ]
+    t: Type
+    if not kinds:
+        return Prim("null")
+    if kinds == ["int", "float"]:
+        exact = -(2**53) <= s.lo <= s.hi <= 2**53  # type: ignore[operator]
+        t = Prim("float64" if exact else "any")
+    elif len(kinds) > 1:
+        t = Prim("any")
+    elif kinds == ["int"]:
+        t = Prim(_int_type(s.lo, s.hi))  # type: ignore[arg-type]
+    elif kinds == ["float"]:
+        t = Prim("float64")
+    elif kinds == ["bool"]:
+        t = Prim("bool")
+    elif kinds == ["string"]:
+        t = Prim("string")
+    elif kinds == ["list"]:
+        items = _type(s.items, hint, namer, csv) if s.items is not None else Prim("null")
+        t = ListOf(items)
+    elif s.fields is None or not s.fields:
+        values = s.values
+        t = MapOf(_type(values, hint, namer, csv) if values is not None else Prim("null"))
+    else:
+        fields: list[tuple[str, Type]] = []
+        for k, fs in s.fields.items():
+            ft = _type(fs, k, namer, csv)
+            if s.present[k] < s.objects and not isinstance(ft, Optional) and ft != Prim("null"):
+                ft = Optional(ft) if ft != Prim("any") else ft
+            fields.append((k, ft))
+        t = namer.record(hint, fields)
+    if s.nulls and t != Prim("any"):
+        t = Optional(t)
+    return t
+
+
+def infer(summary: Summary, hint: str = "Root", csv: bool = False) -> Types:
+    namer = _Namer()
+    message = _type(summary, hint, namer, csv)
+    return Types(message, namer.named)

@@ -1,0 +1,248 @@
+"""Schemas generated from the types, exactly as protocol section 7 maps them.
+
+Where the mapping is not direct, the schema is ``{"unavailable": "<format>: <path> <reason>"}``.
+The .proto is also compiled with grpcio-tools' protoc into a FileDescriptorSet.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from serbench.userdata.errors import PathPart, format_path
+from serbench.userdata.types import Enum, ListOf, MapOf, Optional, Prim, Record, Type, Types
+
+# Schema kinds a runner may ask for that serbench does not generate for user data (yet).
+NOT_GENERATED = {
+    "fbs": "flatbuffers",
+    "capnp": "capnproto",
+    "thrift": "thrift",
+}
+
+
+class Unavailable(Exception):
+    def __init__(self, parts: list[PathPart], reason: str) -> None:
+        super().__init__(f"{format_path(parts)} {reason}")
+
+
+def identifier(key: str) -> str:
+    """A field name as an identifier: other characters `_`, a leading digit prefixed `_`."""
+    name = re.sub(r"[^A-Za-z0-9_]", "_", key)
+    if not name or name[0].isdigit():
+        name = "_" + name
+    return name
+
+
+def _fields(rec: Record, parts: list[PathPart], what: str) -> list[tuple[str, str, Type]]:
+    out, seen = [], set()
+    for key, t in rec.fields:
+        name = identifier(key)
+        if name.lower() in seen:
+            raise Unavailable([*parts, key], f"field name {name} collides in {what} {rec.name}")
+        seen.add(name.lower())
+        out.append((key, name, t))
+    return out
+
+
+# ---- protobuf ------------------------------------------------------------------------
+
+_PROTO_SCALARS = {
+    "bool": "bool",
+    "int32": "int32",
+    "uint32": "uint32",
+    "int64": "int64",
+    "uint64": "uint64",
+    "float32": "float",
+    "float64": "double",
+    "string": "string",
+    "bytes": "bytes",
+    "timestamp_ms": "int64",
+}
+_NO_PROTO = {
+    "null": "is always null (type null), which protobuf cannot carry",
+    "any": "mixes kinds (type any), which a direct protobuf mapping cannot carry",
+    "bigint": "holds integers beyond 64 bits (type bigint)",
+}
+
+
+class _Proto:
+    def __init__(self) -> None:
+        self.blocks: dict[str, str] = {}
+
+    def single(self, t: Type, parts: list[PathPart]) -> str:
+        """The proto type of one value (no label)."""
+        if isinstance(t, Prim):
+            if t.name in _NO_PROTO:
+                raise Unavailable(parts, _NO_PROTO[t.name])
+            return _PROTO_SCALARS[t.name]
+        if isinstance(t, Enum):
+            if t.name not in self.blocks:
+                prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", t.name).upper()
+                values, used = [], set()
+                for i, s in enumerate(t.symbols):
+                    v = f"{prefix}_{identifier(s).upper()}"
+                    while v in used:
+                        v += "_"
+                    used.add(v)
+                    values.append(f"  {v} = {i};")
+                self.blocks[t.name] = f"enum {t.name} {{\n" + "\n".join(values) + "\n}\n"
+            return t.name
+        if isinstance(t, Record):
+            self.message(t, parts)
+            return t.name
+        if isinstance(t, Optional):
+            raise Unavailable(parts, f"is {t} inside a list or map, where protobuf has no null")
+        raise Unavailable(parts, f"is {t} inside a list or map (protobuf cannot nest them)")
+
+    def field(self, t: Type, parts: list[PathPart]) -> str:
+        """Label and type of a message field."""
+        if isinstance(t, ListOf):
+            return f"repeated {self.single(t.of, [*parts, '[*]'])}"
+        if isinstance(t, MapOf):
+            return f"map<string, {self.single(t.of, [*parts, '*'])}>"
+        if isinstance(t, Optional):
+            if isinstance(t.of, (ListOf, MapOf)):
+                raise Unavailable(parts, f"is {t}: protobuf has no null list or map")
+            if isinstance(t.of, Record):
+                return self.single(t.of, parts)  # message fields have presence
+            return f"optional {self.single(t.of, parts)}"
+        return self.single(t, parts)
+
+    def message(self, rec: Record, parts: list[PathPart]) -> None:
+        if rec.name in self.blocks:
+            return
+        self.blocks[rec.name] = ""  # reserve (and stop recursion)
+        lines = []
+        for i, (key, name, t) in enumerate(_fields(rec, parts, "message"), 1):
+            lines.append(f"  {self.field(t, [*parts, key])} {name} = {i};")
+        self.blocks[rec.name] = f"message {rec.name} {{\n" + "\n".join(lines) + "\n}\n"
+
+
+def proto_text(types: Types, package: str) -> tuple[str, str]:
+    """(.proto text, message name); raises Unavailable."""
+    gen = _Proto()
+    if isinstance(types.message, Record):
+        gen.message(types.message, [])
+        message = types.message.name
+    else:
+        line = f"  {gen.field(types.message, [])} value = 1;"
+        gen.blocks["Root"] = f"message Root {{\n{line}\n}}\n"
+        message = "Root"
+    head = f'syntax = "proto3";\n\npackage {package};\n\n'
+    return head + "\n".join(b for b in gen.blocks.values()), message
+
+
+def compile_proto(proto: Path, out: Path) -> str | None:
+    """protoc the .proto into a FileDescriptorSet; None, or protoc's complaint."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grpc_tools.protoc",
+            f"-I{proto.parent}",
+            "--include_imports",
+            f"--descriptor_set_out={out}",
+            proto.name,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        return (proc.stderr or proc.stdout).strip()[:300] or f"exit status {proc.returncode}"
+    return None
+
+
+# ---- Avro ----------------------------------------------------------------------------
+
+_AVRO_SCALARS: dict[str, Any] = {
+    "bool": "boolean",
+    "int32": "int",
+    "uint32": "long",
+    "int64": "long",
+    "float32": "float",
+    "float64": "double",
+    "string": "string",
+    "bytes": "bytes",
+    "timestamp_ms": {"type": "long", "logicalType": "timestamp-millis"},
+}
+_NO_AVRO = {
+    **_NO_PROTO,
+    "null": "is always null (type null), which a direct Avro mapping does not carry",
+    "any": "mixes kinds (type any), which a direct Avro mapping cannot carry",
+    "uint64": "is uint64: Avro has no unsigned 64-bit type",
+}
+_AVRO_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class _Avro:
+    def __init__(self) -> None:
+        self.defined: set[str] = set()
+
+    def schema(self, t: Type, parts: list[PathPart]) -> Any:
+        if isinstance(t, Prim):
+            if t.name in _NO_AVRO:
+                raise Unavailable(parts, _NO_AVRO[t.name])
+            return _AVRO_SCALARS[t.name]
+        if isinstance(t, Optional):
+            return ["null", self.schema(t.of, parts)]
+        if isinstance(t, ListOf):
+            if isinstance(t.of, ListOf):
+                raise Unavailable(parts, f"is {t}: nested lists are not mapped")
+            return {"type": "array", "items": self.schema(t.of, [*parts, "[*]"])}
+        if isinstance(t, MapOf):
+            return {"type": "map", "values": self.schema(t.of, [*parts, "*"])}
+        if t.name in self.defined:
+            return t.name
+        self.defined.add(t.name)
+        if isinstance(t, Enum):
+            bad = next((s for s in t.symbols if not _AVRO_NAME.match(s)), None)
+            if bad is not None:
+                raise Unavailable(parts, f"enum symbol {bad!r} is not an Avro name")
+            return {"type": "enum", "name": t.name, "symbols": list(t.symbols)}
+        fields = [
+            {"name": name, "type": self.schema(ft, [*parts, key])}
+            for key, name, ft in _fields(t, parts, "record")
+        ]
+        return {"type": "record", "name": t.name, "fields": fields}
+
+
+def avro_schema(types: Types) -> Any:
+    return _Avro().schema(types.message, [])
+
+
+# ---- all of them -----------------------------------------------------------------------
+
+
+def write_schemas(types: Types, folder: Path, stem: str, package: str) -> dict[str, Any]:
+    """Write NAME.proto / NAME.pb / NAME.avsc into ``folder``; the protocol's ``schemas``
+    object with paths relative to ``folder`` (made absolute by the registry)."""
+    out: dict[str, Any] = {}
+    try:
+        text, message = proto_text(types, package)
+    except Unavailable as exc:
+        out["proto"] = {"unavailable": f"protobuf: {exc}"}
+    else:
+        proto = folder / f"{stem}.proto"
+        proto.write_text(text)
+        problem = compile_proto(proto, folder / f"{stem}.pb")
+        if problem:
+            out["proto"] = {"unavailable": f"protobuf: protoc rejects the schema: {problem}"}
+        else:
+            out["proto"] = {"path": proto.name, "descriptor_set": f"{stem}.pb", "message": message}
+    try:
+        avsc = avro_schema(types)
+    except Unavailable as exc:
+        out["avsc"] = {"unavailable": f"avro: {exc}"}
+    else:
+        (folder / f"{stem}.avsc").write_text(json.dumps(avsc, indent=1) + "\n")
+        out["avsc"] = {"path": f"{stem}.avsc"}
+    for kind, fmt in NOT_GENERATED.items():
+        out[kind] = {
+            "unavailable": f"{fmt}: serbench does not generate {kind} schemas for user datasets yet"
+        }
+    return out

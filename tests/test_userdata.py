@@ -1,0 +1,292 @@
+"""User datasets (issue 8): reading, inference, --types, canonical files, schemas, the
+registry and its cleanup after errors, and the Python runner's cells on them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from serbench import orchestrate, userdata
+from serbench.runner_py.serve import Server
+from serbench.userdata import registry
+from serbench.userdata.errors import UserDataError
+
+FIX = Path(__file__).parent / "fixtures" / "userdata"
+
+
+def _items(entry: userdata.Entry) -> dict[str, Any]:
+    return json.loads(Path(entry.descriptor()["data"]).read_text())
+
+
+def _types(entry: userdata.Entry) -> dict[str, Any]:
+    return json.loads((entry.folder / entry.meta["types"]).read_text())
+
+
+def _prepare(entry: userdata.Entry, serializer: str, **extra: Any) -> dict[str, Any]:
+    wire = {k: v for k, v in entry.descriptor().items() if k != "expanded_bytes"}
+    wire.update(extra)
+    cmd = {
+        "cmd": "prepare",
+        "cell": "c1",
+        "serializer": serializer,
+        "dataset": wire,
+        "operations": ["encode", "decode"],
+    }
+    return Server().handle(cmd)
+
+
+def _leftovers() -> list[str]:
+    root = registry.registry_dir()
+    return sorted(p.name for p in root.iterdir()) if root.exists() else []
+
+
+# ---- inference and canonical form ------------------------------------------------------
+
+
+def test_jsonl_inference_and_canonical_edge_values(state: Path) -> None:
+    entry = userdata.add("events", FIX / "events.jsonl")
+    t = _types(entry)
+    assert t["message"] == "Events"
+    fields = dict(t["types"]["Events"]["record"])
+    assert fields["id"] == "int64"  # 2^53 + 1 and negatives
+    assert fields["big"] == "uint64"
+    assert fields["score"] == "float64"
+    assert fields["tags"] == "list<string>"
+    assert fields["attrs"] == "map<string,int32>"  # an empty key and "b c": a map
+    assert fields["child"] == "optional<Child>"  # null once, missing once
+    doc = _items(entry)
+    assert doc["framing"] == "stream" and doc["count"] == 3 and doc["scenario"] == "user"
+    first, second, third = doc["items"]
+    assert first["id"] == 9007199254740993  # exact beyond 2^53
+    assert first["name"] == "café \u2028 \x00 \U0001f600"
+    assert json.dumps(first["score"]) == "-0.0"
+    assert second["score"] == "NaN"
+    assert third["child"] is None  # a missing optional field is written as null
+    raw = Path(entry.descriptor()["data"]).read_bytes()
+    assert b'"score":-0.0' in raw and "\u2028".encode() in raw
+    assert entry.meta["sha256"] == __import__("hashlib").sha256(raw).hexdigest()
+    assert entry.meta["schemas"]["avsc"]["unavailable"].startswith("avro: $.big is uint64")
+    assert "path" in entry.meta["schemas"]["proto"]
+    assert (entry.folder / "events.pb").stat().st_size > 0
+
+
+def test_csv_inference(state: Path) -> None:
+    entry = userdata.add("people", FIX / "people.csv")
+    fields = dict(_types(entry)["types"]["People"]["record"])
+    assert fields == {
+        "name": "string",
+        "age": "optional<int32>",
+        "height": "float64",
+        "member": "bool",
+        "zip": "string",  # leading zeros: kept as text
+        "note": "string",
+    }
+    items = _items(entry)["items"]
+    assert items[0] == {
+        "name": "Doe, Jane",
+        "age": 31,
+        "height": 1.72,
+        "member": True,
+        "zip": "00501",
+        "note": "",
+    }
+    assert items[1]["age"] is None and items[1]["note"] == 'said "hi"'
+    assert items[2]["height"] == 2.0
+
+
+def test_types_file_gives_native_types(state: Path) -> None:
+    entry = userdata.add("typed", FIX / "typed.jsonl", types_file=FIX / "typed.types.json")
+    items = _items(entry)["items"]
+    assert items[0]["at"] == 1704164645123  # ISO-8601 -> epoch milliseconds
+    assert items[0]["blob"] == "AAEC/w=="
+    assert items[0]["level"] == 2 and items[1]["level"] == 0  # enum ordinals
+    assert items[0]["ratio"] == 0.10000000149011612  # rounded to float32 once, for everyone
+    avsc = json.loads((entry.folder / "typed.avsc").read_text())
+    assert avsc["fields"][0]["type"] == {"type": "long", "logicalType": "timestamp-millis"}
+    assert "enum Level" in (entry.folder / "typed.proto").read_text()
+    for serializer in ("protobuf", "fastavro", "msgpack", "cbor2", "json", "bson", "pickle"):
+        reply = _prepare(entry, serializer)
+        assert reply["status"] == "ok", (serializer, reply)
+
+
+def test_document_and_sample(state: Path, tmp_path: Path) -> None:
+    doc = tmp_path / "doc.json"
+    doc.write_text(json.dumps({"rows": list(range(100)), "meta": {"n": 1}}))
+    entry = userdata.add("doc", doc, sample=10)
+    item = _items(entry)["items"][0]
+    assert item["rows"] == [i * 10 for i in range(10)]  # evenly spaced, deterministic
+    assert entry.meta["framing"] == "single"
+    lines = tmp_path / "many.jsonl"
+    lines.write_text("".join(json.dumps({"i": i}) + "\n" for i in range(1000)))
+    entry = userdata.add("many", lines, sample=4)
+    assert [x["i"] for x in _items(entry)["items"]] == [0, 250, 500, 750]
+    entry = userdata.add("many-doc", lines, as_="document")
+    assert _types(entry)["message"] == "list<ManyDoc>"
+    assert len(_items(entry)["items"][0]) == 1000
+
+
+# ---- bad input: message with file, line, column, path; nothing registered ----------------
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("bad.jsonl", b'{"a": 1}\n{"a": [1, 2,]}\n', r"bad.jsonl:2:13: at $.a[2] malformed JSON"),
+        (
+            "dup.jsonl",
+            b'{"a": 1}\n{"a": {"b": 1, "b": 2}}\n',
+            r"dup.jsonl:2:16: at $.a.b duplicate key 'b'",
+        ),
+        ("dup.json", b'{\n  "x": 1,\n  "x": 2\n}', r"dup.json:3:3: at $.x duplicate key 'x'"),
+        ("utf.jsonl", b'{"a": "ok"}\n{"a": "\xff"}\n', r"utf.jsonl:2:8: invalid UTF-8 (byte 0xff)"),
+        (
+            "rag.csv",
+            b"a,b\n1,2\n3,4,5\n",
+            r"rag.csv:3:3: at $ ragged row: 3 fields, the header has 2",
+        ),
+        ("short.csv", b"a,b\n1\n", r"short.csv:2:2: at $.b ragged row: 1 fields, the header has 2"),
+        (
+            "deep.json",
+            b"[" * 70 + b"]" * 70,
+            "deep.json:1:65: at $" + "[0]" * 64 + " nesting deeper",
+        ),
+        ("big.json", b'{"x": 1e999}', "big.json:1:7: at $.x number 1e999 overflows a double"),
+        ("sur.jsonl", b'{"a": ["\\ud800"]}\n', r"sur.jsonl:1:8: at $.a[0] a lone surrogate"),
+    ],
+)
+def test_bad_input_is_located_and_leaves_nothing(
+    state: Path, tmp_path: Path, name: str, content: bytes, expected: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(UserDataError) as info:
+        userdata.add("bad", path)
+    assert expected in str(info.value), str(info.value)
+    assert str(tmp_path) in str(info.value)
+    assert _leftovers() == []
+
+
+def test_types_contradicting_the_data(state: Path, tmp_path: Path) -> None:
+    data = tmp_path / "t.jsonl"
+    data.write_text('{"n": 1, "s": "a"}\n{"n": 2,\n"s": "b"}\n'.replace(",\n", ", "))
+    data.write_text('{"n": 1, "s": "a"}\n{"n": "two", "s": "b"}\n')
+    types = tmp_path / "t.types.json"
+    types.write_text(
+        json.dumps({"message": "T", "types": {"T": {"record": [["n", "int32"], ["s", "string"]]}}})
+    )
+    with pytest.raises(UserDataError, match=r"t.jsonl:2:7: at \$.n string 'two' is not int32"):
+        userdata.add("t", data, types_file=types)
+    types.write_text(json.dumps({"message": "T", "types": {"T": {"record": [["n", "int32"]]}}}))
+    with pytest.raises(
+        UserDataError, match=r"t.jsonl:1:\d+: at \$.s key 's' is not a field of record T"
+    ):
+        userdata.add("t", data, types_file=types)
+    types.write_text('{"message": "T", "types": {"T": {"record": [["n", "int33"]]}}}')
+    with pytest.raises(UserDataError, match="unknown type 'int33'"):
+        userdata.add("t", data, types_file=types)
+    assert _leftovers() == []
+
+
+def test_error_keeps_the_earlier_registration(state: Path, tmp_path: Path) -> None:
+    good = tmp_path / "d.jsonl"
+    good.write_text('{"a": 1}\n')
+    first = userdata.add("d", good)
+    good.write_text('{"a": 1}\n{"a": \n')
+    with pytest.raises(UserDataError):
+        userdata.add("d", good)
+    assert userdata.get("d").meta["sha256"] == first.meta["sha256"]
+    assert _leftovers() == ["d"]
+    userdata.remove("d")
+    assert userdata.names() == []
+
+
+# ---- the Python runner on user data ----------------------------------------------------
+
+
+def test_runner_cells_on_edge_values(state: Path) -> None:
+    entry = userdata.add("events", FIX / "events.jsonl")
+    status = {
+        s: _prepare(entry, s)
+        for s in (
+            "json",
+            "pickle",
+            "cbor2",
+            "msgpack",
+            "orjson",
+            "msgspec-json",
+            "bson",
+            "protobuf",
+            "fastavro",
+            "handwritten",
+            "noop",
+        )
+    }
+    assert status["json"]["status"] == "ok"
+    assert status["pickle"]["status"] == "ok"
+    assert status["cbor2"]["status"] == "ok"
+    assert status["msgpack"]["status"] == "ok"
+    assert status["noop"]["status"] == "ok"
+    # orjson writes NaN as null: a value lost by one library is NG with the path.
+    assert status["orjson"]["status"] == "check_failed"
+    assert status["orjson"]["check"]["detail"].startswith("message 1: $.score: None")
+    assert status["msgspec-json"]["status"] == "check_failed"
+    assert status["protobuf"]["status"] == "ok"  # NaN, -0.0, uint64, NUL: all carried
+    assert status["fastavro"]["status"] == "not_applicable"
+    assert "avro: $.big is uint64" in status["fastavro"]["error"]["message"]
+    assert status["handwritten"]["status"] == "not_applicable"
+
+
+def test_values_a_format_cannot_carry(state: Path, tmp_path: Path) -> None:
+    path = tmp_path / "ids.json"
+    path.write_text('{"ids": [1, 2, 3, 18446744073709551616]}')
+    entry = userdata.add("ids", path)
+    reply = _prepare(entry, "msgpack")
+    assert reply["status"] == "not_applicable"
+    assert reply["error"]["message"] == (
+        "MessagePack: 18446744073709551616 at $.ids[3] exceeds uint64"
+    )
+    assert _prepare(entry, "cbor2")["status"] == "ok"  # CBOR has bignums
+    assert "protobuf: $.ids" in _prepare(entry, "protobuf")["error"]["message"]
+    listing = tmp_path / "list.json"
+    listing.write_text("[1, 2]")
+    reply = _prepare(userdata.add("list", listing), "bson")
+    assert reply["error"]["message"] == "BSON: top-level value must be a document"
+
+
+def test_orchestrator_plans_user_datasets(state: Path) -> None:
+    userdata.add("people", FIX / "people.csv")
+    config = orchestrate.RunConfig.for_scale("quick")
+    config.datasets = ["people"]
+    orchestrate.validate(config, {})
+    with pytest.raises(Exception, match="user datasets: people"):
+        config.datasets = ["nope"]
+        orchestrate.validate(config, {})
+    described = {"runner": "x", "capabilities": []}
+    entry = orchestrate._applicability(described, {"name": "s", "datasets": {}}, "people")
+    assert entry == {"applicable": False, "reason": "runner x does not take user datasets yet"}
+    described["capabilities"] = ["user_datasets"]
+    s = {"name": "s", "datasets": {}, "user_datasets": {"applicable": True}}
+    assert orchestrate._applicability(described, s, "people") == {"applicable": True}
+    d = orchestrate.descriptor("people", "quick")
+    assert d["kind"] == "user" and Path(d["types"]).is_file() and "proto" in d["schemas"]
+
+
+def test_cli_add_list_remove(state: Path) -> None:
+    from typer.testing import CliRunner
+
+    from serbench.cli import app
+
+    cli = CliRunner()
+    result = cli.invoke(app, ["datasets", "add", "people", str(FIX / "people.csv")])
+    assert result.exit_code == 0, result.output
+    result = cli.invoke(app, ["datasets", "--scale", "quick"])
+    assert "people" in result.output and "user" in result.output
+    result = cli.invoke(app, ["datasets", "add", "bad", str(FIX / "nope.csv")])
+    assert result.exit_code != 0
+    result = cli.invoke(app, ["datasets", "remove", "people"])
+    assert result.exit_code == 0 and userdata.names() == []
+    shutil.rmtree(registry.registry_dir(), ignore_errors=True)
