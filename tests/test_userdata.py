@@ -154,7 +154,7 @@ def test_document_and_sample(state: Path, tmp_path: Path) -> None:
             b"[" * 70 + b"]" * 70,
             "deep.json:1:65: at $" + "[0]" * 64 + " nesting deeper",
         ),
-        ("big.json", b'{"x": 1e999}', "big.json:1:7: at $.x number 1e999 overflows a double"),
+        ("big.json", b'{"x": 1e999}', "big.json:1:7: at $.x number overflows a double"),
         ("sur.jsonl", b'{"a": ["\\ud800"]}\n', r"sur.jsonl:1:8: at $.a[0] a lone surrogate"),
     ],
 )

@@ -35,6 +35,7 @@ from serbench.userdata.types import (
 )
 
 MAX_FIELDS = 64
+_INFINITIES = (float("inf"), float("-inf"))  # a plain float infinity: an overflowed literal
 _CSV_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 _CSV_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
 
@@ -69,36 +70,42 @@ class Summary:
         self.values: Summary | None = None  # the map's values
 
     def add(self, v: Any, depth: int = 0) -> None:
-        if v is None:
-            self.nulls += 1
-        elif v is True or v is False:
-            self.bools += 1
-        elif isinstance(v, int):
+        t = type(v)
+        if t is str:
+            self.strings += 1
+        elif t is int:
             self.ints += 1
             if self.lo is None or v < self.lo:
                 self.lo = v
             if self.hi is None or v > self.hi:
                 self.hi = v
-        elif isinstance(v, float):
+        elif t is dict:
+            if depth >= MAX_DEPTH:
+                raise ValueProblem(f"nesting deeper than {MAX_DEPTH} levels")
+            self.objects += 1
+            self._add_object(v, depth)
+        elif t is float:
+            if v in _INFINITIES:
+                raise ValueProblem("number overflows a double")
             self.floats += 1
-        elif isinstance(v, str):
-            self.strings += 1
-        elif isinstance(v, list):
+        elif t is bool:
+            self.bools += 1
+        elif v is None:
+            self.nulls += 1
+        elif t is list:
             if depth >= MAX_DEPTH:
                 raise ValueProblem(f"nesting deeper than {MAX_DEPTH} levels")
             self.lists += 1
             if v and self.items is None:
                 self.items = Summary()
+            items = self.items
             for i, x in enumerate(v):
                 try:
-                    self.items.add(x, depth + 1)  # type: ignore[union-attr]
+                    items.add(x, depth + 1)  # type: ignore[union-attr]
                 except ValueProblem as exc:
                     raise exc.at(i) from None
-        elif isinstance(v, dict):
-            if depth >= MAX_DEPTH:
-                raise ValueProblem(f"nesting deeper than {MAX_DEPTH} levels")
-            self.objects += 1
-            self._add_object(v, depth)
+        else:  # reader.Literal: NaN, Infinity, -Infinity as written
+            self.floats += 1
 
     def _add_object(self, v: dict[str, Any], depth: int) -> None:
         fields = self.fields
@@ -119,10 +126,11 @@ class Summary:
                 except ValueProblem as exc:
                     raise exc.at(k) from None
             return
+        present, fields = self.present, self.fields
         for k, x in v.items():
-            self.present[k] += 1
+            present[k] += 1
             try:
-                self.fields[k].add(x, depth + 1)
+                fields[k].add(x, depth + 1)
             except ValueProblem as exc:
                 raise exc.at(k) from None
 

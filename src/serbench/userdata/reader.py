@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,10 +40,6 @@ class _Duplicate(ValueError):
     pass
 
 
-class _Overflow(ValueError):
-    pass
-
-
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     d = dict(pairs)
     if len(d) != len(pairs):
@@ -52,17 +47,13 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return d
 
 
-def _float(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise _Overflow(f"number {text[:40]} overflows a double")
-    return value
+class Literal(float):
+    """NaN / Infinity / -Infinity written as such; a plain float infinity is a number
+    literal too large for a double (found and reported by the type stage)."""
 
 
-_CONSTANTS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
-_DECODER = json.JSONDecoder(
-    object_pairs_hook=_pairs, parse_float=_float, parse_constant=_CONSTANTS.__getitem__
-)
+_CONSTANTS = {"NaN": Literal("nan"), "Infinity": Literal("inf"), "-Infinity": Literal("-inf")}
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_CONSTANTS.__getitem__)
 
 
 def _walk(text: str, pos: int = 0) -> Iterator[tuple[int, tuple[PathPart, ...], str]]:
@@ -196,10 +187,6 @@ def parse_json(text: str, file: str, line0: int = 1) -> Any:
         if found is None:
             raise UserDataError(file, "duplicate key", line0) from None
         raise fail(found[0], found[2], found[1]) from None
-    except _Overflow as exc:
-        m = re.search(r"-?[0-9][0-9.eE+-]*", text[_WS.match(text).end() :])  # type: ignore[union-attr]
-        pos = text.find(str(exc).split()[1]) if m else 0
-        raise fail(max(pos, 0), str(exc)) from None
     except RecursionError:
         raise UserDataError(file, f"nesting deeper than {MAX_DEPTH} levels", line0) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits

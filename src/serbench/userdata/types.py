@@ -253,6 +253,8 @@ def _timestamp(v: Any) -> int:
 def _any(v: Any) -> Any:
     """Any JSON value, checked for what canonical JSON cannot hold (NaN, infinities)."""
     if isinstance(v, float):
+        if type(v) is float and math.isinf(v):
+            raise ValueProblem("number overflows a double")
         if math.isnan(v) or math.isinf(v):
             raise ValueProblem(f"{v} in a value of type any (declare it float64)")
         return v
@@ -329,6 +331,8 @@ def _prim(name: str, csv: bool) -> Converter:  # noqa: C901 - one branch per pri
                 v = float(v)
             if not isinstance(v, float):
                 raise _bad(v, name)
+            if type(v) is float and math.isinf(v):
+                raise ValueProblem("number overflows a double")
             if single and not math.isnan(v) and not math.isinf(v):
                 v = to_float32(v)
             return float_text(v)
@@ -413,12 +417,15 @@ def converter(t: Type, csv: bool = False) -> Converter:
 
         return mapping
     assert isinstance(t, Record)
-    fields: list[tuple[str, Converter, bool]] = []
+    fields: list[tuple[str, Converter, bool, type | None]] = []
     names = set()
 
     def bind() -> None:  # late: records may be referenced before their fields are known
         for k, ft in t.fields:
-            fields.append((k, converter(ft, csv), isinstance(ft, Optional) or ft == Prim("null")))
+            nullable = isinstance(ft, Optional) or ft == Prim("null")
+            # strings and bools need no conversion: checked inline, the common case
+            fast = {"string": str, "bool": bool}.get(str(ft)) if not csv else None
+            fields.append((k, converter(ft, csv), nullable, fast))
             names.add(k)
 
     def record(v: Any) -> dict[str, Any]:
@@ -427,10 +434,14 @@ def converter(t: Type, csv: bool = False) -> Converter:
         if not isinstance(v, dict):
             raise _bad(v, f"an object (record {t.name})")
         out = {}
-        for k, conv, nullable in fields:
+        for k, conv, nullable, fast in fields:
             if k in v:
+                x = v[k]
+                if type(x) is fast:
+                    out[k] = x
+                    continue
                 try:
-                    out[k] = conv(v[k])
+                    out[k] = conv(x)
                 except ValueProblem as exc:
                     raise exc.at(k) from None
             elif nullable:
