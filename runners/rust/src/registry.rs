@@ -1,0 +1,46 @@
+//! Every serializer the runner lists: one line per library.
+
+use crate::build_info::crate_version;
+use crate::cell::CellOps;
+use crate::serializers::*;
+use crate::types::{Ds, Res};
+
+pub struct Entry {
+    pub name: &'static str,
+    pub format: &'static str,
+    /// The crate (`None` for the runner's own code).
+    pub library: &'static str,
+    pub labels: &'static [&'static str],
+    /// A fresh, unprepared cell of this serializer on a dataset, or why it cannot
+    /// represent it.
+    pub make: fn(Ds) -> Res<Box<dyn CellOps>>,
+}
+
+impl Entry {
+    pub fn version(&self) -> &'static str {
+        match crate_version(self.library) {
+            "unknown" => env!("CARGO_PKG_VERSION"),
+            v => v,
+        }
+    }
+}
+
+pub fn registry() -> Vec<Entry> {
+    let mut v = Vec::new();
+    v.extend(baselines::entries());
+    v.extend(handwritten::entries());
+    v.extend(serde_json_rs::entries());
+    v.extend(rmp_serde_rs::entries());
+    v.extend(simd_json_rs::entries());
+    v.extend(sonic_rs_rs::entries());
+    v.extend(ciborium_rs::entries());
+    v.extend(bson_rs::entries());
+    v.extend(prost_rs::entries());
+    v.extend(bincode_rs::entries());
+    v.extend(postcard_rs::entries());
+    v.extend(borsh_rs::entries());
+    v.extend(speedy_rs::entries());
+    v.extend(bitcode_rs::entries());
+    v.extend(apache_avro_rs::entries());
+    v
+}

@@ -1,0 +1,230 @@
+//! rmp-serde (MessagePack). Three rows:
+//!   rmp-serde          records as arrays in field order, S2 Test3 as a bare string (the
+//!                      seed's layout: S1 = 383 bytes), owned decode
+//!   rmp-serde-borrowed the same bytes, strings borrowed from the input
+//!   rmp-serde-map      records as maps keyed by field name, owned decode
+//! Streams are concatenated without a length prefix (MessagePack is self-delimiting);
+//! the reader finds each message's end with `value_len`, a scan of the markers.
+
+use std::borrow::Cow;
+use std::hint::black_box;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::cell::Codec;
+use crate::registry::Entry;
+use crate::types::*;
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// The seed's positional layout. Records are serde structs written as arrays; S2's
+/// Test3 is a bare string (so Test4 is `[t1, t2, "..."]`).
+pub trait SeedLayout: Serialize + DeserializeOwned + Borrowable {
+    fn write_seed(&self, out: &mut Vec<u8>) -> Res<()> {
+        rmp_serde::encode::write(out, self).map_err(err)
+    }
+    fn read_seed(b: &[u8]) -> Res<Self> {
+        rmp_serde::from_slice(b).map_err(err)
+    }
+    fn read_seed_borrowed(b: &[u8]) -> Res<Self> {
+        rmp_serde::from_slice::<Self::Ref<'_>>(b)
+            .map(Self::to_native)
+            .map_err(err)
+    }
+    fn sink_seed_borrowed(b: &[u8]) -> Res<()> {
+        black_box(rmp_serde::from_slice::<Self::Ref<'_>>(b).map_err(err)?);
+        Ok(())
+    }
+}
+
+impl SeedLayout for Users {}
+impl SeedLayout for Test1 {}
+impl SeedLayout for Test2 {}
+impl SeedLayout for Dict {}
+impl SeedLayout for ClickMap {}
+impl SeedLayout for Logs {}
+
+impl SeedLayout for Test3 {
+    fn write_seed(&self, out: &mut Vec<u8>) -> Res<()> {
+        rmp::encode::write_str(out, &self.s).map_err(err)
+    }
+    fn read_seed(b: &[u8]) -> Res<Self> {
+        Ok(Test3 {
+            s: rmp_serde::from_slice(b).map_err(err)?,
+        })
+    }
+    fn read_seed_borrowed(b: &[u8]) -> Res<Self> {
+        let s: &str = rmp_serde::from_slice(b).map_err(err)?;
+        Ok(Test3 { s: s.to_owned() })
+    }
+    fn sink_seed_borrowed(b: &[u8]) -> Res<()> {
+        black_box(rmp_serde::from_slice::<&str>(b).map_err(err)?);
+        Ok(())
+    }
+}
+
+impl SeedLayout for Test4 {
+    fn write_seed(&self, out: &mut Vec<u8>) -> Res<()> {
+        rmp_serde::encode::write(out, &(&self.t1, &self.t2, &self.t3.s)).map_err(err)
+    }
+    fn read_seed(b: &[u8]) -> Res<Self> {
+        let (t1, t2, s): (Test1, Test2, String) = rmp_serde::from_slice(b).map_err(err)?;
+        Ok(Test4 {
+            t1,
+            t2,
+            t3: Test3 { s },
+        })
+    }
+    fn read_seed_borrowed(b: &[u8]) -> Res<Self> {
+        let (t1, t2, s): (Test1, Test2, Cow<str>) = rmp_serde::from_slice(b).map_err(err)?;
+        Ok(Test4 {
+            t1,
+            t2,
+            t3: Test3 { s: s.into_owned() },
+        })
+    }
+    fn sink_seed_borrowed(b: &[u8]) -> Res<()> {
+        black_box(rmp_serde::from_slice::<(Test1, Test2, &str)>(b).map_err(err)?);
+        Ok(())
+    }
+}
+
+/// The length of the MessagePack value at the start of `b`.
+pub fn value_len(b: &[u8]) -> Res<usize> {
+    fn be(b: &[u8], at: usize, n: usize) -> Res<usize> {
+        let s = b.get(at..at + n).ok_or("msgpack: truncated")?;
+        Ok(s.iter().fold(0usize, |a, &x| (a << 8) | x as usize))
+    }
+    fn go(b: &[u8], at: usize, depth: u32) -> Res<usize> {
+        if depth > 1024 {
+            return Err("msgpack: too deep".into());
+        }
+        let m = *b.get(at).ok_or("msgpack: truncated")?;
+        let items = |n: usize, hdr: usize, per: usize| -> Res<usize> {
+            let mut p = at + hdr;
+            for _ in 0..n * per {
+                p = go(b, p, depth + 1)?;
+            }
+            Ok(p)
+        };
+        let end = match m {
+            0x00..=0x7f | 0xe0..=0xff | 0xc0 | 0xc2 | 0xc3 => at + 1,
+            0x80..=0x8f => items((m & 0x0f) as usize, 1, 2)?,
+            0x90..=0x9f => items((m & 0x0f) as usize, 1, 1)?,
+            0xa0..=0xbf => at + 1 + (m & 0x1f) as usize,
+            0xc4 | 0xd9 => at + 2 + be(b, at + 1, 1)?,
+            0xc5 | 0xda => at + 3 + be(b, at + 1, 2)?,
+            0xc6 | 0xdb => at + 5 + be(b, at + 1, 4)?,
+            0xc7 => at + 3 + be(b, at + 1, 1)?,
+            0xc8 => at + 4 + be(b, at + 1, 2)?,
+            0xc9 => at + 6 + be(b, at + 1, 4)?,
+            0xca | 0xce | 0xd2 => at + 5,
+            0xcb | 0xcf | 0xd3 => at + 9,
+            0xcc | 0xd0 => at + 2,
+            0xcd | 0xd1 => at + 3,
+            0xd4 => at + 3,
+            0xd5 => at + 4,
+            0xd6 => at + 6,
+            0xd7 => at + 10,
+            0xd8 => at + 18,
+            0xdc => items(be(b, at + 1, 2)?, 3, 1)?,
+            0xdd => items(be(b, at + 1, 4)?, 5, 1)?,
+            0xde => items(be(b, at + 1, 2)?, 3, 2)?,
+            0xdf => items(be(b, at + 1, 4)?, 5, 2)?,
+            0xc1 => return Err("msgpack: reserved marker 0xc1".into()),
+        };
+        if end > b.len() {
+            return Err("msgpack: truncated".into());
+        }
+        Ok(end)
+    }
+    go(b, 0, 0)
+}
+
+/// Seed layout; `BORROW` selects the borrowed decode.
+pub struct RmpSeed<const BORROW: bool>;
+
+impl<T: SeedLayout + 'static, const BORROW: bool> Codec<T> for RmpSeed<BORROW> {
+    #[inline]
+    fn encode(&mut self, _i: usize, v: &T, out: &mut Vec<u8>) -> Res<()> {
+        v.write_seed(out)
+    }
+    fn decode(&mut self, _i: usize, b: &[u8]) -> Res<T> {
+        if BORROW {
+            T::read_seed_borrowed(b)
+        } else {
+            T::read_seed(b)
+        }
+    }
+    #[inline]
+    fn decode_sink(&mut self, _i: usize, b: &[u8]) -> Res<()> {
+        if BORROW {
+            T::sink_seed_borrowed(b)
+        } else {
+            black_box(T::read_seed(b)?);
+            Ok(())
+        }
+    }
+    fn self_delimiting(&self) -> bool {
+        true
+    }
+    fn decode_front(&mut self, i: usize, b: &[u8]) -> Res<(T, usize)> {
+        let n = value_len(b)?;
+        Ok((<Self as Codec<T>>::decode(self, i, &b[..n])?, n))
+    }
+    #[inline]
+    fn decode_front_sink(&mut self, i: usize, b: &[u8]) -> Res<usize> {
+        let n = value_len(b)?;
+        <Self as Codec<T>>::decode_sink(self, i, &b[..n])?;
+        Ok(n)
+    }
+}
+
+/// Records as maps keyed by field name.
+pub struct RmpMap;
+
+impl<T: Serialize + DeserializeOwned + 'static> Codec<T> for RmpMap {
+    #[inline]
+    fn encode(&mut self, _i: usize, v: &T, out: &mut Vec<u8>) -> Res<()> {
+        rmp_serde::encode::write_named(out, v).map_err(err)
+    }
+    fn decode(&mut self, _i: usize, b: &[u8]) -> Res<T> {
+        rmp_serde::from_slice(b).map_err(err)
+    }
+    fn self_delimiting(&self) -> bool {
+        true
+    }
+    fn decode_front(&mut self, i: usize, b: &[u8]) -> Res<(T, usize)> {
+        let n = value_len(b)?;
+        Ok((<Self as Codec<T>>::decode(self, i, &b[..n])?, n))
+    }
+}
+
+pub fn entries() -> Vec<Entry> {
+    vec![
+        Entry {
+            name: "rmp-serde",
+            format: "msgpack",
+            library: "rmp-serde",
+            labels: &["binary", "schemaless", "positional", "copying-decode"],
+            make: every_dataset!(RmpSeed::<false>),
+        },
+        Entry {
+            name: "rmp-serde-borrowed",
+            format: "msgpack",
+            library: "rmp-serde",
+            labels: &["binary", "schemaless", "positional", "borrowed-strings"],
+            make: every_dataset!(RmpSeed::<true>),
+        },
+        Entry {
+            name: "rmp-serde-map",
+            format: "msgpack",
+            library: "rmp-serde",
+            labels: &["binary", "schemaless", "map-layout", "copying-decode"],
+            make: every_dataset!(RmpMap),
+        },
+    ]
+}
