@@ -29,7 +29,27 @@ STAND_INS: dict[str, list[str]] = {
     "JSON": ["jackson-json", "orjson", "json", "nlohmann-json"],
     "BSON": ["bson", "libbson"],
     "XML": ["jackson-xml"],
-    "platform binary": ["java-serialization", "pickle", "boost-binary"],
+    "platform binary": ["java-serialization", "pickle", "boost-binary", "binaryformatter"],
+    # S5's rows by the seed's own names (the .NET runner has most of them)
+    "BinaryFormatter": ["binaryformatter"],
+    "XmlSerializer": ["xmlserializer"],
+    "DataContractSerializer (XML)": ["datacontractserializer"],
+    "DataContractSerializer (binary XML)": ["datacontractserializer-binary"],
+    "DataContractJsonSerializer": ["datacontractjsonserializer"],
+    "NetDataContractSerializer": ["netdatacontractserializer"],
+    "protobuf-net": ["protobuf"],  # not installable (NuGet): other runners' protobuf stands in
+    "MessagePack (2010 C#)": ["msgpack-core", "msgpack-positional", "msgpack", "msgpackr"],
+    "Json.NET": ["json.net"],
+    "Json.NET BSON": ["json.net-bson"],
+}
+SEED_ONLY_ROWS = {  # seed rows with no runner's row beside them, and why
+    "DataContractJsonSerializer (binary)": "the seed's binary-XML variant of the JSON "
+    "serializer is not one of the .NET runner's rows",
+    "NetDataContractSerializer (binary)": "the seed's binary-XML variant is not one of the "
+    ".NET runner's rows",
+    "protobuf-net": "NuGet is not reachable here: other runners' protobuf rows stand in",
+    "MessagePack (2010 C#)": "NuGet is not reachable here: other runners' MessagePack rows "
+    "stand in",
 }
 
 
@@ -151,8 +171,11 @@ SCENARIOS: dict[str, Published] = {
 }
 
 
-def stand_in(rows: list[Row], runner: str, label: str) -> Row | None:
-    by_name = {r.serializer: r for r in rows if r.runner == runner and r.status == "ok"}
+def stand_in(rows: list[Row], runner: str, label: str, failed_too: bool = False) -> Row | None:
+    """The runner's row standing in for a published label (claims take checked rows only;
+    the side-by-side table shows NG rows too, with what they lost)."""
+    usable = ("ok", "NG") if failed_too else ("ok",)
+    by_name = {r.serializer: r for r in rows if r.runner == runner and r.status in usable}
     return next((by_name[n] for n in STAND_INS.get(label, []) if n in by_name), None)
 
 
@@ -266,8 +289,67 @@ CLAIMS: dict[str, list[Claim]] = {
 # fmt: on
 
 
+@dataclass
+class SpreadClaim:
+    """One format, every implementation in every runner: slowest / fastest."""
+
+    text: str
+    dataset: str
+    format: str
+    op: str
+    published: float
+    needs: float
+
+
+SPREAD_CLAIMS: dict[str, list[SpreadClaim]] = {
+    "S5": [
+        SpreadClaim(
+            f"the same format can be fast or many times slower by implementation (JSON {op})",
+            "log-records",
+            "json",
+            op,
+            published,  # the seed's JSON rows: Json.NET vs DataContractJsonSerializer
+            10.0,  # an order of magnitude between JSON libraries measured in one run
+        )
+        for op, published in (("encode", 7.50 / 2.60), ("decode", 11.75 / 10.54))
+    ]
+}
+
+
+def _spread(claim: SpreadClaim, report: RunReport) -> Verdict | None:
+    rows = [
+        r
+        for r in report.tables.get(claim.dataset, [])
+        if r.status == "ok" and r.format == claim.format and claim.op in r.ops
+    ]
+    if len(rows) < 2:
+        return None
+    measure = _time(claim.op)
+    by_time = sorted(rows, key=lambda r: r.ops[claim.op].headline_ns)
+    fast, slow = by_time[0], by_time[-1]
+    a, b = measure(slow), measure(fast)
+    assert a is not None and b is not None
+    low, high = a.low / b.high, a.high / b.low
+    why = a.problem or b.problem
+    verdict = "undecided" if why else decide(low, high, claim.needs)
+    if verdict == "undecided" and not why:
+        why = f"the interval [{low:.2f}, {high:.2f}] straddles a threshold"
+    return Verdict(
+        claim.text,
+        f"{len(rows)} libraries",
+        a.value / b.value,
+        low,
+        high,
+        claim.published,
+        claim.needs,
+        verdict,
+        f"{slow.name} / {fast.name}",
+        why,
+    )
+
+
 def check_claims(scenario: str, report: RunReport) -> list[Verdict]:
-    out = []
+    out = [v for c in SPREAD_CLAIMS.get(scenario, []) if (v := _spread(c, report)) is not None]
     for claim in CLAIMS[scenario]:
         rows = report.tables.get(claim.dataset, [])
         for runner in sorted({r.runner for r in rows}):
@@ -316,14 +398,20 @@ def check_claims(scenario: str, report: RunReport) -> list[Verdict]:
 def measured_rows(scenario: str, report: RunReport) -> list[tuple[str, str, Row]]:
     """(dataset, published label, measured row) for every stand-in this run has."""
     pub = SCENARIOS[scenario]
-    labels = [r[0] for r in pub.rows] if scenario in ("S1", "S3") else list(STAND_INS)
+    seed_labels = [r[0] for r in pub.rows]
+    if scenario in ("S1", "S3"):
+        labels = seed_labels
+    elif scenario == "S5":
+        labels = [*seed_labels, *(x for x in STAND_INS if x not in seed_labels)]
+    else:
+        labels = list(STAND_INS)
     out = []
     for ds in pub.datasets:
         rows = report.tables.get(ds, [])
         for runner in sorted({r.runner for r in rows}):
             seen: set[str] = set()
             for label in labels:
-                row = stand_in(rows, runner, label)
+                row = stand_in(rows, runner, label, failed_too=True)
                 if row is not None and row.name not in seen:
                     seen.add(row.name)
                     out.append((ds, label, row))
