@@ -2,6 +2,7 @@ using System;
 using System.Collections;
 using System.Collections.Generic;
 using System.Globalization;
+using System.Linq.Expressions;
 using System.Numerics;
 using System.Reflection;
 using System.Text;
@@ -74,7 +75,26 @@ namespace Serbench.Harness
             return (u.Ticks - Datasets.Epoch.Ticks) / TimeSpan.TicksPerMillisecond;
         }
 
-        static readonly Dictionary<Type, PropertyInfo[]> Props = new Dictionary<Type, PropertyInfo[]>();
+        sealed class Getter
+        {
+            public string Name;
+            public Func<object, object> Get;
+        }
+
+        static readonly Dictionary<Type, Getter[]> Props = new Dictionary<Type, Getter[]>();
+
+        /// <summary>The public properties of a record type as compiled getters (reflection's GetValue is slow on Mono).</summary>
+        static Getter[] GettersOf(Type type)
+        {
+            var getters = new List<Getter>();
+            foreach (PropertyInfo p in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
+            {
+                ParameterExpression o = Expression.Parameter(typeof(object), "o");
+                Expression body = Expression.Convert(Expression.Property(Expression.Convert(o, type), p), typeof(object));
+                getters.Add(new Getter { Name = p.Name, Get = Expression.Lambda<Func<object, object>>(body, o).Compile() });
+            }
+            return getters.ToArray();
+        }
 
         public static object OfNative(object o)
         {
@@ -112,15 +132,15 @@ namespace Serbench.Harness
                 return list;
             }
             Type type = o.GetType();
-            PropertyInfo[] props;
+            Getter[] props;
             lock (Props)
             {
                 if (!Props.TryGetValue(type, out props))
-                    Props[type] = props = type.GetProperties(BindingFlags.Public | BindingFlags.Instance);
+                    Props[type] = props = GettersOf(type);
             }
             var rec = new Dictionary<string, object>();
-            foreach (PropertyInfo p in props)
-                rec[p.Name] = OfNative(p.GetValue(o, null));
+            foreach (Getter p in props)
+                rec[p.Name] = OfNative(p.Get(o));
             return rec;
         }
 
@@ -133,69 +153,100 @@ namespace Serbench.Harness
         /// <summary>The first difference as "path: actual != expected", or null when equal.</summary>
         public static string Diff(object expected, object actual, string path)
         {
-            if (expected is Dictionary<string, object>)
+            var where = new List<string>();
+            string what = Differ(expected, actual, where);
+            if (what == null)
+                return null;
+            where.Reverse();
+            return path + string.Concat(where) + ": " + what;
+        }
+
+        /// <summary>What differs, with the path segments added innermost first (built only on a difference).</summary>
+        static string Differ(object expected, object actual, List<string> where)
+        {
+            var em = expected as Dictionary<string, object>;
+            if (em != null)
             {
-                var e = (Dictionary<string, object>)expected;
                 var a = actual as Dictionary<string, object>;
                 if (a == null)
-                    return path + ": " + Show(actual) + " != a map";
-                foreach (KeyValuePair<string, object> kv in e)
+                    return Show(actual) + " != a map";
+                foreach (KeyValuePair<string, object> kv in em)
                 {
                     object v;
                     if (!a.TryGetValue(kv.Key, out v))
-                        return Join(path, kv.Key) + ": missing";
-                    string d = Diff(kv.Value, v, Join(path, kv.Key));
+                    {
+                        where.Add(Segment(kv.Key));
+                        return "missing";
+                    }
+                    string d = Differ(kv.Value, v, where);
                     if (d != null)
+                    {
+                        where.Add(Segment(kv.Key));
                         return d;
+                    }
                 }
                 foreach (string k in a.Keys)
                 {
-                    if (!e.ContainsKey(k))
-                        return Join(path, k) + ": unexpected key";
+                    if (!em.ContainsKey(k))
+                    {
+                        where.Add(Segment(k));
+                        return "unexpected key";
+                    }
                 }
                 return null;
             }
-            if (expected is List<object>)
+            var el = expected as List<object>;
+            if (el != null)
             {
-                var e = (List<object>)expected;
                 var a = actual as List<object>;
                 if (a == null)
-                    return path + ": " + Show(actual) + " != a list";
-                if (a.Count != e.Count)
-                    return path + ": length " + a.Count + " != " + e.Count;
-                for (int i = 0; i < e.Count; i++)
+                    return Show(actual) + " != a list";
+                if (a.Count != el.Count)
+                    return "length " + a.Count + " != " + el.Count;
+                for (int i = 0; i < el.Count; i++)
                 {
-                    string d = Diff(e[i], a[i], path + "[" + i + "]");
+                    string d = Differ(el[i], a[i], where);
                     if (d != null)
+                    {
+                        where.Add("[" + i + "]");
                         return d;
+                    }
                 }
                 return null;
             }
-            if (expected is byte[])
+            var eb = expected as byte[];
+            if (eb != null)
             {
                 var a = actual as byte[];
-                var e = (byte[])expected;
-                if (a != null && a.Length == e.Length)
+                if (a != null && a.Length == eb.Length)
                 {
-                    for (int i = 0; i < e.Length; i++)
+                    for (int i = 0; i < eb.Length; i++)
                     {
-                        if (a[i] != e[i])
-                            return path + "[" + i + "]: " + a[i] + " != " + e[i];
+                        if (a[i] != eb[i])
+                        {
+                            where.Add("[" + i + "]");
+                            return a[i] + " != " + eb[i];
+                        }
                     }
                     return null;
                 }
-                return path + ": " + Show(actual) + " != " + Show(expected);
+                return Show(actual) + " != " + Show(expected);
             }
             if (expected is double && actual is double)
             {
-                long eb = BitConverter.DoubleToInt64Bits((double)expected);
-                long ab = BitConverter.DoubleToInt64Bits((double)actual);
-                bool same = eb == ab || (double.IsNaN((double)expected) && double.IsNaN((double)actual));
-                return same ? null : path + ": " + Show(actual) + " != " + Show(expected);
+                long ebits = BitConverter.DoubleToInt64Bits((double)expected);
+                long abits = BitConverter.DoubleToInt64Bits((double)actual);
+                bool same = ebits == abits || (double.IsNaN((double)expected) && double.IsNaN((double)actual));
+                return same ? null : Show(actual) + " != " + Show(expected);
             }
             if (expected == null ? actual == null : expected.Equals(actual))
                 return null;
-            return path + ": " + Show(actual) + " != " + Show(expected);
+            return Show(actual) + " != " + Show(expected);
+        }
+
+        static string Segment(string key)
+        {
+            return Join("", key);
         }
 
         static string Join(string path, string key)

@@ -39,7 +39,7 @@ namespace Serbench.Harness
             try
             {
                 loaded = Datasets.Load(spec, data);
-                expected = Datasets.Expected(spec, checkData, out expectedCount);
+                expected = Datasets.Expected(spec, checkData, loaded, data, out expectedCount);
             }
             catch (NotApplicableException)
             {
@@ -92,7 +92,7 @@ namespace Serbench.Harness
                 if (dumpPath != null)
                     File.WriteAllBytes(dumpPath, encoded);
                 foreach (string c in Compressor.Names)
-                    sizes[c] = new Workload(codec, loaded, Compressor.Create(c)).CompressedSize();
+                    sizes[c] = new Workload(codec, loaded, Compressor.Create(c)).CompressedSize(encoded);
                 if (ok)
                 {
                     foreach (string op in operations)

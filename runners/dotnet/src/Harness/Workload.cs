@@ -104,14 +104,24 @@ namespace Serbench.Harness
         }
 
         /// <summary>
-        /// The size of one encode+codec output, computed per distinct item (stream message i is
-        /// items[i % items.Length] and each is compressed on its own).
+        /// The size of one encode+codec output, from the plain encoding already made (each
+        /// message is compressed on its own; a stream that repeats its items compresses each
+        /// distinct item once and counts it as often as it occurs).
         /// </summary>
-        public long CompressedSize()
+        public long CompressedSize(byte[] encoded)
         {
-            if (!stream || items.Length >= count)
-                return Encode().Length;
+            if (!stream)
+                return comp.Compress(encoded, 0, encoded.Length, ref packed);
             long total = 0;
+            if (items.Length >= count)
+            {
+                Decode(encoded, encoded.Length, true, null, (offset, length) =>
+                {
+                    int n = comp.Compress(encoded, offset, length, ref packed);
+                    total += VarintLength(n) + n;
+                });
+                return total;
+            }
             for (int j = 0; j < items.Length; j++)
             {
                 scratch.SetLength(0);
@@ -125,6 +135,12 @@ namespace Serbench.Harness
 
         /// <summary>One decode (after decompressing, with a codec); every message goes to consumer.</summary>
         public void Decode(byte[] input, int length, bool forCheck, Action<int, object> consumer)
+        {
+            Decode(input, length, forCheck, consumer, null);
+        }
+
+        /// <summary>Walks the frames; with frames given, hands over each frame's bytes instead of decoding them.</summary>
+        void Decode(byte[] input, int length, bool forCheck, Action<int, object> consumer, Action<int, int> frames)
         {
             if (!stream)
             {
@@ -148,7 +164,10 @@ namespace Serbench.Harness
                 while ((b & 0x80) != 0);
                 if (len < 0 || pos + len > length)
                     throw new InvalidDataException("bad frame length " + len + " at message " + i);
-                consumer(i, DecodeOne(input, pos, len, forCheck));
+                if (frames != null)
+                    frames(pos, len);
+                else
+                    consumer(i, DecodeOne(input, pos, len, forCheck));
                 pos += len;
             }
             if (pos != length)

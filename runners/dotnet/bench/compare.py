@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Accuracy check of the serbench .NET runner against a plain Stopwatch loop.
+
+BenchmarkDotNet, the .NET community's harness, comes from NuGet, which this machine cannot
+reach; the only yardstick available is the plain one every .NET developer writes: a
+System.Diagnostics.Stopwatch around a loop (bench/StopwatchBench.cs, `make bench`). It binds
+the same cell (same Workload, codec and sink) but has its own schedule: iterations doubled
+until a batch takes --sample-ms, --warmup-samples batches of warm-up, then --samples batches.
+
+The two tools run ALTERNATELY in one session: per round and cell, the Stopwatch process and
+then serbench (serbench.runners.time_cell: the orchestrator's calibration and steady-state
+warm-up, then one slice of samples in a fresh runner process), the order swapped in even
+rounds. The SAME estimators are computed from both tools' raw per-operation values (minimum,
+median, and serbench's headline fast-mode median) and printed as serbench/Stopwatch ratios.
+
+Usage (from runners/dotnet):
+  make bench
+  ../../.venv/bin/python bench/compare.py [--scale quick] [--rounds 3] [--samples 40]
+                                          [--sample-ms 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+from dataclasses import replace
+
+from serbench import datasets, runners  # run with the repo's .venv python
+from serbench.stats import fast_mode_median
+from serbench.timing import STANDARD
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNNER_DIR = os.path.dirname(HERE)
+BENCH = os.path.join(RUNNER_DIR, "build", "serbench-dotnet-bench.exe")
+CELLS = [  # small, medium, large
+    ("json.net", "android-users"),
+    ("json.net", "click-maps"),
+    ("json.net", "log-records"),
+]
+OPS = ["encode", "decode"]
+
+
+def data_file(scale: str, dataset: str) -> str:
+    return str(datasets.get(dataset).build(scale).path())  # type: ignore[union-attr]
+
+
+def run_stopwatch(ser: str, ds: str, path: str, op: str, a) -> list[float]:
+    out = subprocess.run(
+        ["mono", BENCH, ser, ds, path, op, str(a.warmup_samples), str(a.samples), str(a.sample_ms)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=RUNNER_DIR,
+    ).stdout
+    return json.loads(out)["ns_per_op"]
+
+
+def run_serbench(ser: str, ds: str, path: str, a) -> dict[str, list[float]]:
+    ns = a.sample_ms * 1_000_000
+    spec = runners.discover()["dotnet"]
+    timing = replace(
+        STANDARD,
+        processes=1,
+        peak_alloc=False,
+        min_sample_ns=ns,
+        slice_samples=a.samples,
+        slices=1,
+        min_slices=1,
+        warmup_max_ns=a.warmup_samples * ns,
+    )
+    out = {}
+    for op in OPS:
+        t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
+        out[op] = [w / t["iterations"] for w in t["wall_ns"]]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--scale", default="quick")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument(
+        "--samples", type=int, default=40, help="measuring samples per tool, op and round"
+    )
+    ap.add_argument(
+        "--warmup-samples",
+        type=int,
+        default=50,
+        help="Stopwatch warm-up batches; serbench's warm-up cap is the same time",
+    )
+    ap.add_argument("--sample-ms", type=int, default=20)
+    a = ap.parse_args()
+    if not os.path.exists(BENCH):
+        raise SystemExit("build/serbench-dotnet-bench.exe is missing: run `make bench` first")
+    mono = subprocess.run(
+        ["mono", "--version"], capture_output=True, text=True
+    ).stdout.splitlines()[0]
+    print(f"runtime: {mono}")
+    print(f"load average before: {os.getloadavg()} on {os.cpu_count()} CPUs")
+    print(
+        f"rounds {a.rounds}, {a.samples} samples of {a.sample_ms} ms per tool, op and round;"
+        f" scale {a.scale}"
+    )
+    pooled: dict[tuple, dict[str, list[float]]] = {}
+    for r in range(1, a.rounds + 1):
+        for ser, ds in CELLS:
+            path = data_file(a.scale, ds)
+            if r % 2 == 1:  # alternate which tool goes first
+                sw = {op: run_stopwatch(ser, ds, path, op, a) for op in OPS}
+                sb = run_serbench(ser, ds, path, a)
+            else:
+                sb = run_serbench(ser, ds, path, a)
+                sw = {op: run_stopwatch(ser, ds, path, op, a) for op in OPS}
+            for op in OPS:
+                key = (ser, ds, op)
+                pooled.setdefault(key, {"stopwatch": [], "serbench": []})
+                pooled[key]["stopwatch"] += sw[op]
+                pooled[key]["serbench"] += sb[op]
+                print(
+                    f"round {r} {ser:9} {ds:14} {op:6}  min ratio {min(sb[op]) / min(sw[op]):.3f}"
+                    f"  median ratio {statistics.median(sb[op]) / statistics.median(sw[op]):.3f}",
+                    flush=True,
+                )
+    print()
+    print(
+        f"{'cell':36} {'Stopwatch min':>13} {'serbench min':>12} {'ratio':>6}   "
+        f"{'Stopwatch med':>13} {'serbench med':>12} {'ratio':>6}   {'fast-mode med ratio':>19}"
+    )
+    worst = 0.0
+    for (ser, ds, op), v in pooled.items():
+        wm, sm = min(v["stopwatch"]), min(v["serbench"])
+        wd, sd = statistics.median(v["stopwatch"]), statistics.median(v["serbench"])
+        rfast = fast_mode_median(v["serbench"]) / fast_mode_median(v["stopwatch"])
+        worst = max(worst, abs(sm / wm - 1), abs(sd / wd - 1), abs(rfast - 1))
+        print(
+            f"{ser + '/' + ds + ' ' + op:36} {wm:13.0f} {sm:12.0f} {sm / wm:6.3f}   "
+            f"{wd:13.0f} {sd:12.0f} {sd / wd:6.3f}   {rfast:19.3f}"
+        )
+    print(f"\nload average after: {os.getloadavg()}")
+    print(f"largest deviation of a pooled ratio from 1: {worst * 100:.1f}% (goal: within 5%)")
+
+
+if __name__ == "__main__":
+    main()
