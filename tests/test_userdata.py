@@ -290,3 +290,72 @@ def test_cli_add_list_remove(state: Path) -> None:
     result = cli.invoke(app, ["datasets", "remove", "people"])
     assert result.exit_code == 0 and userdata.names() == []
     shutil.rmtree(registry.registry_dir(), ignore_errors=True)
+
+
+# ---- section 7: always-null positions, always-empty lists, missing fields ---------------
+
+
+def test_null_and_empty_positions_map_to_schemas(state: Path, tmp_path: Path) -> None:
+    entry = userdata.add("sparse", FIX / "sparse.jsonl")
+    fields = dict(_types(entry)["types"]["Sparse"]["record"])
+    assert fields["geo"] == "null"
+    assert fields["symbols"] == "list<null>"
+    assert fields["note"] == "optional<string>"  # null once, missing once
+    assert fields["media"] == "optional<list<Media>>"  # missing from two records
+    assert _items(entry)["items"][1]["media"] is None  # written as null where missing
+    schemas = entry.meta["schemas"]
+    # protobuf: a list cannot be null, and the reason says where and why
+    assert schemas["proto"]["unavailable"] == (
+        "protobuf: $.media is optional<list<Media>>: a protobuf repeated or map field "
+        "cannot be null"
+    )
+    avsc = json.loads((entry.folder / "sparse.avsc").read_text())
+    types = {f["name"]: f["type"] for f in avsc["fields"]}
+    assert types["geo"] == "null"
+    assert types["symbols"] == {"type": "array", "items": "null"}
+    assert types["note"] == ["null", "string"]
+    assert _prepare(entry, "fastavro")["status"] == "ok"
+    # without the optional list, protobuf maps the nulls to a never-set optional bool
+    # and the always-empty list to a repeated bool that stays empty
+    path = tmp_path / "nolists.jsonl"
+    lines = (FIX / "sparse.jsonl").read_text().splitlines()
+    path.write_text("\n".join(ln.replace(', "media": [{"w": 1}]', "") for ln in lines) + "\n")
+    entry = userdata.add("nolists", path)
+    proto = (entry.folder / "nolists.proto").read_text()
+    assert "optional bool geo = 2;" in proto
+    assert "repeated bool symbols = 3;" in proto
+    assert "Place place = 4;" in proto and "repeated bool tags = 2;" in proto
+    assert "optional string note = 5;" in proto
+    for serializer in ("protobuf", "fastavro", "json", "msgpack", "cbor2"):
+        reply = _prepare(entry, serializer)
+        assert reply["status"] == "ok", (serializer, reply)
+
+
+def test_nulls_inside_a_list_are_not_applicable_for_protobuf(state: Path, tmp_path: Path) -> None:
+    path = tmp_path / "nulls.jsonl"
+    path.write_text('{"a": [null, null]}\n{"a": []}\n')
+    entry = userdata.add("nulls", path)
+    assert dict(_types(entry)["types"]["Nulls"]["record"]) == {"a": "list<null>"}
+    reply = _prepare(entry, "protobuf")
+    assert reply["status"] == "not_applicable"
+    assert reply["error"]["message"] == (
+        "protobuf: $.a holds nulls in a list, which a repeated field cannot carry"
+    )
+    assert _prepare(entry, "fastavro")["status"] == "ok"  # Avro counts the nulls
+
+
+def test_reasons_name_the_mixed_kinds(state: Path, tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(
+        '{"tags": ["a", 1], "v": 1, "w": true}\n{"tags": [], "v": [1], "w": {"k": 1}}\n'
+    )
+    entry = userdata.add("mixed", path)
+    schemas = entry.meta["schemas"]
+    assert schemas["proto"]["unavailable"] == "protobuf: $.tags[*] mixes string and number"
+    assert schemas["avsc"]["unavailable"] == "avro: $.tags[*] mixes string and number"
+    fields = dict(_types(entry)["types"]["Mixed"]["record"])
+    assert fields == {"tags": "list<any>", "v": "any", "w": "any"}
+    from serbench.userdata.infer import mixed_kinds
+
+    assert mixed_kinds(["bool", "list", "object"]) == "bool, array and object"
+    assert mixed_kinds(["int", "float", "string"]) == "string and number"

@@ -21,6 +21,7 @@ from serbench.runner_py.model import EPOCH
 from serbench.runner_py.serializers import REGISTRY
 from serbench.runner_py.serializers.base import Codec, NotApplicable
 from serbench.runner_py.user_tree import find, native
+from serbench.userdata.errors import PathPart, format_path
 from serbench.userdata.schemas import identifier
 from serbench.userdata.types import Enum, ListOf, MapOf, Optional, Prim, Record, Type, Types
 
@@ -158,11 +159,16 @@ def _pb_scalar_out(t: Type) -> Callable[[Any], Any]:
     return lambda v: v
 
 
-def _pb_fill(rec: Record) -> Callable[[Any, dict[str, Any]], None]:
+_NULL = Prim("null")
+
+
+def _pb_fill(rec: Record, parts: list[PathPart]) -> Callable[[Any, dict[str, Any]], None]:
     """Writer of a record into a message; field k is the record's k-th field."""
     steps: list[Callable[[Any, dict[str, Any]], None]] = []
     for key, t in rec.fields:
-        steps.append(_pb_field(key, identifier(key), t))
+        step = _pb_field(key, identifier(key), t, [*parts, key])
+        if step is not None:
+            steps.append(step)
 
     def fill(msg: Any, value: dict[str, Any]) -> None:
         for step in steps:
@@ -171,11 +177,29 @@ def _pb_fill(rec: Record) -> Callable[[Any, dict[str, Any]], None]:
     return fill
 
 
-def _pb_field(key: str, name: str, t: Type) -> Callable[[Any, dict[str, Any]], None]:
+def _pb_nulls(parts: list[PathPart]) -> Callable[[Any, dict[str, Any]], None]:
+    """``list<null>``: a repeated bool that stays empty; a null in it has no encoding."""
+    key = parts[-1]
+
+    def empty(msg: Any, v: dict[str, Any]) -> None:
+        if v[key]:
+            raise NotApplicable(
+                f"protobuf: {format_path(parts)} holds nulls in a list, which a repeated "
+                "field cannot carry"
+            )
+
+    return empty
+
+
+def _pb_field(  # noqa: C901 - one branch per shape of section 7
+    key: str, name: str, t: Type, parts: list[PathPart]
+) -> Callable[[Any, dict[str, Any]], None] | None:
+    if t == _NULL or (isinstance(t, Optional) and t.of == _NULL):
+        return None  # always null: a field with presence that is never set
     if isinstance(t, Optional):
         inner = t.of
         if isinstance(inner, Record):
-            sub = _pb_fill(inner)
+            sub = _pb_fill(inner, parts)
 
             def opt_record(msg: Any, v: dict[str, Any]) -> None:
                 x = v[key]
@@ -194,7 +218,7 @@ def _pb_field(key: str, name: str, t: Type) -> Callable[[Any, dict[str, Any]], N
 
         return opt_scalar
     if isinstance(t, Record):
-        sub = _pb_fill(t)
+        sub = _pb_fill(t, parts)
 
         def record(msg: Any, v: dict[str, Any]) -> None:
             target = getattr(msg, name)
@@ -203,8 +227,10 @@ def _pb_field(key: str, name: str, t: Type) -> Callable[[Any, dict[str, Any]], N
 
         return record
     if isinstance(t, ListOf):
+        if t.of == _NULL:
+            return _pb_nulls(parts)
         if isinstance(t.of, Record):
-            sub = _pb_fill(t.of)
+            sub = _pb_fill(t.of, [*parts, "[*]"])
 
             def rep_records(msg: Any, v: dict[str, Any]) -> None:
                 field = getattr(msg, name)
@@ -216,7 +242,7 @@ def _pb_field(key: str, name: str, t: Type) -> Callable[[Any, dict[str, Any]], N
         return lambda msg, v: getattr(msg, name).extend([conv(x) for x in v[key]])
     if isinstance(t, MapOf):
         if isinstance(t.of, Record):
-            sub = _pb_fill(t.of)
+            sub = _pb_fill(t.of, [*parts, "*"])
 
             def map_records(msg: Any, v: dict[str, Any]) -> None:
                 field = getattr(msg, name)
@@ -258,6 +284,10 @@ def _pb_value(t: Type) -> Callable[[Any], Any]:
 
 
 def _pb_get(name: str, t: Type) -> Callable[[Any], Any]:
+    if t == _NULL or (isinstance(t, Optional) and t.of == _NULL):
+        return lambda msg: None  # never set
+    if isinstance(t, ListOf) and t.of == _NULL:
+        return lambda msg: [None for _ in getattr(msg, name)]
     if isinstance(t, Optional):
         inner = _pb_value(t.of)
         return lambda msg: inner(getattr(msg, name)) if msg.HasField(name) else None
@@ -289,7 +319,7 @@ def _protobuf(types: Types, schemas: dict[str, Any]) -> Codec:
         if isinstance(types.message, Record)
         else Record("Root", [("value", types.message)])
     )
-    fill, read = _pb_fill(rec), _pb_read(rec)
+    fill, read = _pb_fill(rec, []), _pb_read(rec)
     wrapped = not isinstance(types.message, Record)
 
     def to_pb(m: Any) -> Any:

@@ -217,6 +217,25 @@ def _int_type(lo: int, hi: int) -> str:
     return "bigint"
 
 
+_KIND_WORDS = {
+    "string": "string",
+    "int": "number",
+    "float": "number",
+    "bool": "bool",
+    "list": "array",
+    "object": "object",
+}
+
+
+def mixed_kinds(kinds: list[str]) -> str:
+    """``string and number``, ``bool, array and object``: the JSON kinds that were mixed."""
+    words: list[str] = []
+    for k in _KIND_WORDS:
+        if k in kinds and _KIND_WORDS[k] not in words:
+            words.append(_KIND_WORDS[k])
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def _type(s: Summary, hint: str, namer: _Namer, csv: bool) -> Type:
     if csv and s.strings:
         return Prim("string")
@@ -237,9 +256,9 @@ def _type(s: Summary, hint: str, namer: _Namer, csv: bool) -> Type:
         return Prim("null")
     if kinds == ["int", "float"]:
         exact = -(2**53) <= s.lo <= s.hi <= 2**53  # type: ignore[operator]
-        t = Prim("float64" if exact else "any")
+        t = Prim("float64") if exact else Prim("any", "integers beyond 2^53 and floats")
     elif len(kinds) > 1:
-        t = Prim("any")
+        t = Prim("any", mixed_kinds(kinds))
     elif kinds == ["int"]:
         t = Prim(_int_type(s.lo, s.hi))  # type: ignore[arg-type]
     elif kinds == ["float"]:

@@ -62,11 +62,17 @@ _PROTO_SCALARS = {
     "bytes": "bytes",
     "timestamp_ms": "int64",
 }
-_NO_PROTO = {
-    "null": "is always null (type null), which protobuf cannot carry",
-    "any": "mixes kinds (type any), which a direct protobuf mapping cannot carry",
-    "bigint": "holds integers beyond 64 bits (type bigint)",
-}
+
+
+def _no_direct(t: Prim, fmt: str) -> str | None:
+    """Why a primitive has no direct mapping in ``fmt`` (None: it has one)."""
+    if t.name == "any":
+        return f"mixes {t.why}" if t.why else "is declared any, which has no direct mapping"
+    if t.name == "bigint":
+        return "holds integers beyond 64 bits (type bigint)"
+    if t.name == "uint64" and fmt == "avro":
+        return "is uint64: Avro has no unsigned 64-bit type"
+    return None
 
 
 class _Proto:
@@ -76,8 +82,13 @@ class _Proto:
     def single(self, t: Type, parts: list[PathPart]) -> str:
         """The proto type of one value (no label)."""
         if isinstance(t, Prim):
-            if t.name in _NO_PROTO:
-                raise Unavailable(parts, _NO_PROTO[t.name])
+            why = _no_direct(t, "protobuf")
+            if why:
+                raise Unavailable(parts, why)
+            if t.name == "null":  # only in a list only ever seen empty: repeated bool
+                if parts and parts[-1] == "*":
+                    raise Unavailable(parts, "is a map whose values are all null")
+                return "bool"
             return _PROTO_SCALARS[t.name]
         if isinstance(t, Enum):
             if t.name not in self.blocks:
@@ -95,7 +106,9 @@ class _Proto:
             self.message(t, parts)
             return t.name
         if isinstance(t, Optional):
-            raise Unavailable(parts, f"is {t} inside a list or map, where protobuf has no null")
+            raise Unavailable(
+                parts, f"is {t} inside a list or map, where protobuf elements cannot be null"
+            )
         raise Unavailable(parts, f"is {t} inside a list or map (protobuf cannot nest them)")
 
     def field(self, t: Type, parts: list[PathPart]) -> str:
@@ -106,10 +119,15 @@ class _Proto:
             return f"map<string, {self.single(t.of, [*parts, '*'])}>"
         if isinstance(t, Optional):
             if isinstance(t.of, (ListOf, MapOf)):
-                raise Unavailable(parts, f"is {t}: protobuf has no null list or map")
+                raise Unavailable(parts, f"is {t}: a protobuf repeated or map field cannot be null")
             if isinstance(t.of, Record):
                 return self.single(t.of, parts)  # message fields have presence
-            return f"optional {self.single(t.of, parts)}"
+            t = t.of
+            if isinstance(t, Prim) and t.name == "null":
+                return "optional bool"
+            return f"optional {self.single(t, parts)}"
+        if t == Prim("null"):  # always null: a field with presence that is never set
+            return "optional bool"
         return self.single(t, parts)
 
     def message(self, rec: Record, parts: list[PathPart]) -> None:
@@ -170,12 +188,6 @@ _AVRO_SCALARS: dict[str, Any] = {
     "bytes": "bytes",
     "timestamp_ms": {"type": "long", "logicalType": "timestamp-millis"},
 }
-_NO_AVRO = {
-    **_NO_PROTO,
-    "null": "is always null (type null), which a direct Avro mapping does not carry",
-    "any": "mixes kinds (type any), which a direct Avro mapping cannot carry",
-    "uint64": "is uint64: Avro has no unsigned 64-bit type",
-}
 _AVRO_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -185,11 +197,17 @@ class _Avro:
 
     def schema(self, t: Type, parts: list[PathPart]) -> Any:
         if isinstance(t, Prim):
-            if t.name in _NO_AVRO:
-                raise Unavailable(parts, _NO_AVRO[t.name])
-            return _AVRO_SCALARS[t.name]
+            why = _no_direct(t, "avro")
+            if why:
+                raise Unavailable(parts, why)
+            return "null" if t.name == "null" else _AVRO_SCALARS[t.name]
         if isinstance(t, Optional):
-            return ["null", self.schema(t.of, parts)]
+            inner = self.schema(t.of, parts)
+            if inner == "null":
+                return "null"
+            if isinstance(inner, list):  # a union inside a union: Avro forbids it
+                raise Unavailable(parts, f"is {t}: Avro unions cannot nest")
+            return ["null", inner]
         if isinstance(t, ListOf):
             if isinstance(t.of, ListOf):
                 raise Unavailable(parts, f"is {t}: nested lists are not mapped")

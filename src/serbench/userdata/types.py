@@ -45,7 +45,10 @@ IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 @dataclass(frozen=True)
 class Prim:
+    """A primitive; ``why`` (``any`` only) says which kinds were mixed, for messages."""
+
     name: str
+    why: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return self.name
