@@ -189,6 +189,12 @@ func (c *Cell) Check(src []byte, check *model.Dataset) (bool, string) {
 		if i >= check.Count {
 			return fmt.Errorf("more messages than the %d expected", check.Count)
 		}
+		if check.Kind == model.UserKind {
+			if d := model.TreeDiff(check.MessagePath(i), v, check.Message(i)); d != "" {
+				return diffError(d)
+			}
+			return nil
+		}
 		prefix := "$"
 		if check.Stream {
 			prefix = fmt.Sprintf("$[%d]", i)
@@ -238,6 +244,9 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 			p = Prepared{Status: "error", Err: &ErrorBody{"exception", fmt.Sprint("panic: ", r)}}
 		}
 	}()
+	if data.Kind == model.UserKind && ser.UserNA != "" {
+		return nil, Prepared{Status: "not_applicable", Err: &ErrorBody{"not_applicable", ser.UserNA}}
+	}
 	codec, err := ser.Codec(data)
 	if err != nil {
 		if IsNA(err) {

@@ -37,6 +37,9 @@ type Serializer struct {
 	Codec func(d *model.Dataset) (*Codec, error)
 	// Static applicability for describe; nil means every built-in dataset.
 	Applicable func(kind model.Kind) error
+	// UserNA, when set, is why the serializer takes no user dataset (protocol section 7);
+	// a serializer that takes them still decides per dataset in Codec.
+	UserNA string
 }
 
 // NotApplicable marks a dataset the serializer cannot represent.

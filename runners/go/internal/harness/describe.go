@@ -89,9 +89,14 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 		} else {
 			footprint = 0
 		}
+		user := map[string]any{"applicable": true}
+		if s.UserNA != "" {
+			user = map[string]any{"applicable": false, "reason": s.UserNA}
+		}
 		list = append(list, map[string]any{
 			"name": s.Name, "format": s.Format, "library": s.Library, "version": version,
 			"labels": s.Labels, "footprint_bytes": footprint, "datasets": ds,
+			"user_datasets": user,
 		})
 	}
 	details := "gc " + runtime.GOOS + "/" + runtime.GOARCH + ", GOMAXPROCS=" + itoa(runtime.GOMAXPROCS(0))
@@ -107,7 +112,7 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 	return map[string]any{
 		"protocol": 2, "runner": runner, "language": "go",
 		"runtime":      map[string]any{"name": "Go (gc)", "version": runtime.Version(), "details": details},
-		"capabilities": []string{"transport", "decode_from"},
+		"capabilities": []string{"transport", "decode_from", "user_datasets"},
 		"serializers":  list,
 	}
 }

@@ -3,7 +3,6 @@ package harness
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -241,11 +240,7 @@ func (s *Server) prepare(c *command) {
 	}
 	data, err := s.LoadDataset(ref, ref.Data)
 	if err != nil {
-		if errors.Is(err, model.ErrNoUserDatasets) {
-			prepared(Prepared{Status: "not_applicable", Err: &ErrorBody{"not_applicable", err.Error()}}, nil)
-		} else {
-			prepared(Prepared{Status: "error", Err: &ErrorBody{"bad_data", err.Error()}}, nil)
-		}
+		prepared(Prepared{Status: "error", Err: &ErrorBody{"bad_data", err.Error()}}, nil)
 		return
 	}
 	check := data

@@ -1,6 +1,9 @@
 package libs
 
 import (
+	"bytes"
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"serbench/internal/harness"
@@ -14,6 +17,8 @@ var bsonCodec = &harness.Serializer{
 	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		switch d.Kind {
+		case model.UserKind:
+			return bsonUser(d)
 		case model.AndroidUsers:
 			return bsonWrapped[model.SampleData](), nil
 		case model.LogRecords:
@@ -48,4 +53,38 @@ func bsonWrapped[T any]() *harness.Codec {
 			return &w.Items, err
 		},
 	}
+}
+
+// bsonUser encodes the generic tree; a root that is not a record or map is wrapped as
+// {"value": ...} (a BSON root is a document). Nested documents decode as maps.
+func bsonUser(d *model.Dataset) (*harness.Codec, error) {
+	noNUL := func(k string) string {
+		if strings.IndexByte(k, 0) >= 0 {
+			return "contains NUL, which BSON keys cannot"
+		}
+		return ""
+	}
+	if err := unfit("bson", d, withinInt64, noNUL); err != nil {
+		return nil, err
+	}
+	root := d.User.Types.Message
+	wrapped := root.Kind != model.URecord && root.Kind != model.UMap
+	c := userCodec(d, func(msg any) ([]byte, error) {
+		if wrapped {
+			return bson.Marshal(bson.D{{Key: "value", Value: msg}})
+		}
+		return bson.Marshal(msg)
+	}, func(src []byte) (any, error) {
+		dec := bson.NewDecoder(bson.NewDocumentReader(bytes.NewReader(src)))
+		dec.DefaultDocumentM()
+		var m bson.M
+		if err := dec.Decode(&m); err != nil {
+			return nil, err
+		}
+		if wrapped {
+			return m["value"], nil
+		}
+		return m, nil
+	})
+	return c, nil
 }

@@ -1,6 +1,8 @@
 package libs
 
 import (
+	"reflect"
+
 	"github.com/fxamacker/cbor/v2"
 
 	"serbench/internal/harness"
@@ -17,9 +19,17 @@ var cborCodec = &harness.Serializer{
 		if err != nil {
 			return nil, err
 		}
-		dm, err := cbor.DecOptions{MaxArrayElements: 1 << 30, MaxMapPairs: 1 << 30}.DecMode()
+		dm, err := cbor.DecOptions{MaxArrayElements: 1 << 30, MaxMapPairs: 1 << 30,
+			DefaultMapType: reflect.TypeOf(map[string]any(nil))}.DecMode()
 		if err != nil {
 			return nil, err
+		}
+		if d.Kind == model.UserKind {
+			return userCodec(d, em.Marshal, func(src []byte) (any, error) {
+				var v any
+				err := dm.Unmarshal(src, &v)
+				return v, err
+			}), nil
 		}
 		return reflectiveCodec(d, em.Marshal, dm.Unmarshal), nil
 	},

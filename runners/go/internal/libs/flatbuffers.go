@@ -18,12 +18,14 @@ import (
 // no verifier: both trust their input.
 var flatbuffersFull = &harness.Serializer{
 	Name: "flatbuffers", Format: "flatbuffers", Library: "github.com/google/flatbuffers", Module: "github.com/google/flatbuffers",
+	UserNA: needsGenerated("flatbuffers", "flatc builders and readers per table"),
 	Labels: []string{"binary", "schema-required", "generated", "copying-decode", "unvalidated"},
 	Codec:  func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, false) },
 }
 
 var flatbuffersLazy = &harness.Serializer{
 	Name: "flatbuffers-lazy", Format: "flatbuffers", Library: "github.com/google/flatbuffers", Module: "github.com/google/flatbuffers",
+	UserNA: needsGenerated("flatbuffers-lazy", "flatc readers per table"),
 	Labels: []string{"binary", "schema-required", "generated", "zero-copy-decode", "lazy-access", "unvalidated"},
 	Codec:  func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, true) },
 }

@@ -3,6 +3,8 @@ package libs
 import (
 	"bytes"
 	"encoding/gob"
+	"math/big"
+	"time"
 
 	"serbench/internal/harness"
 	"serbench/internal/model"
@@ -15,7 +17,7 @@ var gobCodec = &harness.Serializer{
 	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "platform-native", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if d.Kind == model.UserKind {
-			return nil, harness.NA("gob: the generic value tree holds interface values, which gob only carries for registered concrete types")
+			return gobUser(d), nil
 		}
 		w := &appendWriter{}
 		r := &bytes.Reader{}
@@ -33,4 +35,30 @@ var gobCodec = &harness.Serializer{
 			},
 		}, nil
 	},
+}
+
+// The generic tree holds interface values; gob carries them for registered concrete types.
+func init() {
+	gob.Register(map[string]any{})
+	gob.Register([]any{})
+	gob.Register(time.Time{})
+	gob.Register(new(big.Int))
+}
+
+// gobBox is the root of a user-dataset gob stream (gob's top-level value is a concrete type).
+type gobBox struct{ V any }
+
+func gobUser(d *model.Dataset) *harness.Codec {
+	w := &appendWriter{}
+	r := &bytes.Reader{}
+	return userCodec(d, func(msg any) ([]byte, error) {
+		w.b = nil
+		err := gob.NewEncoder(w).Encode(gobBox{msg})
+		return w.b, err
+	}, func(src []byte) (any, error) {
+		r.Reset(src)
+		var box gobBox
+		err := gob.NewDecoder(r).Decode(&box)
+		return box.V, err
+	})
 }

@@ -11,6 +11,7 @@ import (
 // strings and Avro int to Go int32, so S1 and S2's Test1 go through small mirror structs.
 var hambaAvro = &harness.Serializer{
 	Name: "avro", Format: "avro", Library: "github.com/hamba/avro/v2", Module: "github.com/hamba/avro/v2",
+	UserNA: "avro: needs Go structs written for the dataset's types (hamba/avro binds struct fields by reflection); user datasets go through avro-dynamic (same library, generic maps) or goavro",
 	Labels: []string{"binary", "schema-required", "reflective", "positional", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if d.Kind == model.UserKind {

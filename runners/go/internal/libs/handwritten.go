@@ -12,6 +12,7 @@ import (
 // integers, u32-length strings, u32-count lists and maps, no library.
 var handwritten = &harness.Serializer{
 	Name: "handwritten", Format: "custom-binary", Library: "encoding/binary", Module: "encoding/binary",
+	UserNA: "handwritten: needs an encoder and decoder written by hand for the dataset's types, which exist only for the built-in datasets",
 	Labels: []string{"binary", "handwritten", "positional", "schema-required", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if d.Kind == model.UserKind {

@@ -1,6 +1,7 @@
 package libs
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"serbench/internal/harness"
@@ -12,6 +13,13 @@ var jsonStd = &harness.Serializer{
 	Name: "json", Format: "json", Library: "encoding/json", Module: "encoding/json",
 	Labels: []string{"text", "schemaless", "reflective", "map-layout", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
+		if d.Kind == model.UserKind {
+			return jsonUser(d, "json", json.Marshal, func(src []byte, v *any) error {
+				dec := json.NewDecoder(bytes.NewReader(src))
+				dec.UseNumber()
+				return dec.Decode(v)
+			})
+		}
 		return reflectiveCodec(d, json.Marshal, json.Unmarshal), nil
 	},
 }

@@ -18,6 +18,7 @@ type msgpType interface {
 // the seed's layout: S1 is 383 bytes).
 var msgpCodec = &harness.Serializer{
 	Name: "msgp", Format: "msgpack", Library: "github.com/tinylib/msgp", Module: "github.com/tinylib/msgp",
+	UserNA: needsGenerated("msgp", "the msgp tool's per-type methods"),
 	Labels: []string{"binary", "schema-required", "generated", "positional", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if d.Kind == model.UserKind {

@@ -23,6 +23,27 @@ var vmsgpack = &harness.Serializer{
 		r := &bytes.Reader{}
 		dec := msgpack.NewDecoder(r)
 		newValue := func() any { return model.New(d.Kind) }
+		if d.Kind == model.UserKind {
+			if err := unfit("msgpack", d, within64, nil); err != nil {
+				return nil, err
+			}
+			t := d.User.Types.Message
+			decode := func(src []byte) (any, int, error) {
+				r.Reset(src)
+				dec.Reset(r)
+				v, err := dec.DecodeInterface()
+				return model.Revive(t, v), len(src) - r.Len(), err
+			}
+			return &harness.Codec{
+				Encode: func(dst []byte, msg any) ([]byte, error) {
+					w.b = dst
+					err := enc.Encode(msg)
+					return w.b, err
+				},
+				Decode: func(src []byte) (any, error) { v, _, err := decode(src); return v, err },
+				Next:   decode,
+			}, nil
+		}
 		decode := func(src []byte) (any, int, error) {
 			r.Reset(src)
 			dec.Reset(r)

@@ -11,6 +11,7 @@ import (
 // files; user datasets through dynamicpb.
 var protobuf = &harness.Serializer{
 	Name: "protobuf", Format: "protobuf", Library: "google.golang.org/protobuf", Module: "google.golang.org/protobuf",
+	UserNA: needsGenerated("protobuf", "protoc-gen-go message types"),
 	Labels: []string{"binary", "schema-required", "generated", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		enc := proto.MarshalOptions{}

@@ -20,6 +20,9 @@ var All = []*harness.Serializer{
 	cborCodec,
 	bsonCodec,
 	hambaAvro,
+	avroDynamic,
+	goAvro,
+	protobufDynamic,
 	flatbuffersFull,
 	flatbuffersLazy,
 }

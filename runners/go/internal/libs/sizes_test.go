@@ -100,3 +100,23 @@ func testDataset(t *testing.T, name string) *model.Dataset {
 	}
 	return d
 }
+
+// TestAvroLibrariesInteroperate: hamba/avro (structs and generic) and goavro read each
+// other's bytes (block sizes and map order differ, so the bytes themselves may not).
+func TestAvroLibrariesInteroperate(t *testing.T) {
+	names := []string{"avro", "avro-dynamic", "goavro"}
+	for _, ds := range model.Builtin {
+		d := testDataset(t, ds)
+		for _, writer := range names {
+			dump := filepath.Join(t.TempDir(), "dump.bin")
+			if _, p := harness.Prepare(find(writer), d, d, []string{"encode"}, dump, ""); p.Status != "ok" {
+				t.Fatalf("%s/%s: %s %s", writer, ds, p.Status, p.Detail)
+			}
+			for _, reader := range names {
+				if _, p := harness.Prepare(find(reader), d, d, []string{"decode"}, "", dump); p.Status != "ok" {
+					t.Errorf("%s reading %s's %s: %s %s", reader, writer, ds, p.Status, p.Detail)
+				}
+			}
+		}
+	}
+}

@@ -16,6 +16,11 @@ var sonicJSON = &harness.Serializer{
 	Labels: sonicLabels(),
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		api := sonic.ConfigStd
+		if d.Kind == model.UserKind {
+			exact := sonic.Config{EscapeHTML: true, SortMapKeys: true, CompactMarshaler: true,
+				CopyString: true, ValidateString: true, UseNumber: true}.Froze()
+			return jsonUser(d, "sonic", api.Marshal, func(src []byte, v *any) error { return exact.Unmarshal(src, v) })
+		}
 		return reflectiveCodec(d, api.Marshal, api.Unmarshal), nil
 	},
 }

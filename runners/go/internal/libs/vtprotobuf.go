@@ -15,6 +15,7 @@ type vtMessage interface {
 // on the same generated messages as protobuf.
 var vtprotobuf = &harness.Serializer{
 	Name: "vtprotobuf", Format: "protobuf", Library: "github.com/planetscale/vtprotobuf", Module: "github.com/planetscale/vtprotobuf",
+	UserNA: needsGenerated("vtprotobuf", "protoc-gen-go-vtproto fast paths"),
 	Labels: []string{"binary", "schema-required", "generated", "copying-decode"},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if d.Kind == model.UserKind {

@@ -1,10 +1,16 @@
 package model
 
-import "errors"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+)
 
-// UserInfo carries what a user dataset adds: its types file and schemas.
+// UserInfo carries what a user dataset adds: its types and schemas (protocol section 7).
 type UserInfo struct {
 	TypesPath string
+	Types     *UserTypes
 	Schemas   map[string]Schema
 }
 
@@ -16,11 +22,80 @@ type Schema struct {
 	DescriptorSet string `json:"descriptor_set"`
 }
 
-// ErrNoUserDatasets is what a prepare on a user dataset gets: the runner does not list
-// the user_datasets capability (README, Limitations).
-var ErrNoUserDatasets = errors.New("the Go runner does not implement user datasets (no user_datasets capability)")
+// SchemaFor returns the dataset's schema of a kind ("proto", "avsc"), or the reason a
+// serializer of format fmtName cannot use one.
+func (u *UserInfo) SchemaFor(kind, fmtName string) (Schema, string) {
+	s, ok := u.Schemas[kind]
+	if !ok {
+		return s, fmt.Sprintf("%s: the dataset has no %s schema", fmtName, kind)
+	}
+	if s.Unavailable != "" {
+		return s, s.Unavailable
+	}
+	return s, ""
+}
 
-// LoadUser would read a user dataset; not implemented.
-func LoadUser(_, _, _ string, _ map[string]Schema) (*Dataset, error) {
-	return nil, ErrNoUserDatasets
+// LoadUser reads a user dataset: its types file, then the canonical file's items as
+// generic value trees (records and maps as map[string]any, lists as []any, typed scalars).
+func LoadUser(name, path, typesPath string, schemas map[string]Schema) (*Dataset, error) {
+	if typesPath == "" {
+		return nil, fmt.Errorf("user dataset %q: no types file", name)
+	}
+	rawTypes, err := os.ReadFile(typesPath)
+	if err != nil {
+		return nil, err
+	}
+	types, err := ParseUserTypes(rawTypes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", typesPath, err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if env.Format != "serbench-dataset" || len(env.Items) == 0 || env.Count < 1 {
+		return nil, fmt.Errorf("%s: not a serbench dataset file", path)
+	}
+	d := &Dataset{Name: name, Kind: UserKind, Stream: env.Framing == "stream", Count: env.Count,
+		User: &UserInfo{TypesPath: typesPath, Types: types, Schemas: schemas}}
+	for i, item := range env.Items {
+		dec := json.NewDecoder(bytes.NewReader(item))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s: item %d: %w", path, i, err)
+		}
+		tree, err := Build(types.Message, v, "$")
+		if err != nil {
+			return nil, fmt.Errorf("%s: item %d: %w", path, i, err)
+		}
+		d.Items = append(d.Items, tree)
+	}
+	return d, nil
+}
+
+// MessagePath is where message i of a dataset starts in paths ("$", or "message 3: $").
+func (d *Dataset) MessagePath(i int) string {
+	if d.Stream && d.Count > 1 {
+		return fmt.Sprintf("message %d: $", i)
+	}
+	return "$"
+}
+
+// FirstUnfit walks every item of a user dataset with test and returns the first objection
+// as "VALUE at PATH REASON" (test returns value text and reason, or "" when it fits).
+func (d *Dataset) FirstUnfit(test func(v any) (string, string), key func(k string) string) string {
+	for i, item := range d.Items {
+		if p, what, why, ok := Find(item, "$", test, key); ok {
+			if len(d.Items) > 1 {
+				p += fmt.Sprintf(" (message %d)", i)
+			}
+			return fmt.Sprintf("%s at %s %s", what, p, why)
+		}
+	}
+	return ""
 }
