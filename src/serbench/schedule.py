@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -129,9 +130,8 @@ class Block:
 
     # --- the phases ----------------------------------------------------------------------
 
-    def _prepare(self, cell: Cell) -> dict[str, Any] | None:
-        """Prepare (and check) a cell; its results are saved at once unless it is ok."""
-        command = {
+    def _prepare_command(self, cell: Cell) -> dict[str, Any]:
+        return {
             "cmd": "prepare",
             "cell": cell.id,
             "serializer": cell.serializer,
@@ -140,11 +140,18 @@ class Block:
             "dump_path": None,
             "decode_from": None,
         }
+
+    def _prepare(self, cell: Cell) -> dict[str, Any] | None:
+        """Prepare (and check) a cell; its results are saved at once unless it is ok."""
         try:
-            reply = self._session(cell.runner).call(command)
+            reply = self._session(cell.runner).call(self._prepare_command(cell))
         except SessionFault as fault:
             self._fault(cell, fault)
             return None
+        return self._accept(cell, reply)
+
+    def _accept(self, cell: Cell, reply: dict[str, Any]) -> dict[str, Any] | None:
+        """A `prepared` reply: the cell's common fields if it is ok, else its results saved."""
         if reply["event"] == "error":
             self._fail_cell(cell, reply["code"], reply["message"])
             return None
@@ -158,6 +165,31 @@ class Block:
                 )
             return None
         return {**common, "unsupported": reply["unsupported"]}
+
+    def _prepare_in_parallel(self) -> dict[Cell, dict[str, Any] | SessionFault]:
+        """Every runner prepares (and checks) its cells at once, one thread per runner: no
+        sample is being taken yet, and the checks are CPU work the two cores can share.
+        A runner that faults stops there; its remaining cells are prepared one by one."""
+        by_runner: dict[str, list[Cell]] = {}
+        for c in self.cells:
+            by_runner.setdefault(c.runner, []).append(c)
+        sessions = {runner: self._session(runner) for runner in by_runner}
+        replies: dict[Cell, dict[str, Any] | SessionFault] = {}
+
+        def work(runner: str) -> None:
+            for c in by_runner[runner]:
+                try:
+                    replies[c] = sessions[runner].call(self._prepare_command(c))
+                except SessionFault as fault:
+                    replies[c] = fault
+                    return
+
+        threads = [threading.Thread(target=work, args=(r,)) for r in by_runner]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return replies
 
     def _sample(self, st: OpState, iterations: int, samples: int) -> dict[str, Any] | None:
         command = {
@@ -282,8 +314,16 @@ class Block:
 
     def run(self) -> None:
         try:
+            replies = self._prepare_in_parallel()
             for cell in self.cells:
-                common = self._prepare(cell)
+                got = replies.get(cell)
+                if got is None:  # its runner faulted earlier in the parallel phase
+                    common = self._prepare(cell)
+                elif isinstance(got, SessionFault):
+                    self._fault(cell, got)
+                    common = None
+                else:
+                    common = self._accept(cell, got)
                 if common is None:
                     continue
                 unsupported = set(common.pop("unsupported"))

@@ -36,7 +36,7 @@ class Timing:
 QUICK = Timing(
     min_sample_ns=1_000_000,
     slice_samples=3,
-    slices=8,
+    slices=6,
     min_slices=3,
     max_measure_ns=100_000_000,
     processes=1,
