@@ -359,3 +359,32 @@ def test_reasons_name_the_mixed_kinds(state: Path, tmp_path: Path) -> None:
 
     assert mixed_kinds(["bool", "list", "object"]) == "bool, array and object"
     assert mixed_kinds(["int", "float", "string"]) == "string and number"
+
+
+# ---- cross-checks and the socket transport on user datasets ------------------------------
+
+
+def test_crosscheck_and_transport_take_user_datasets(state: Path) -> None:
+    import dataclasses
+
+    from serbench import crosscheck, runners, transport
+
+    userdata.add("events", FIX / "events.jsonl")
+    # a second "runner" (the Python runner under another name) to read the first's bytes
+    other = dataclasses.replace(runners.PYTHON, name="py2")
+    specs = {"python": runners.PYTHON, "py2": other}
+    describe = runners.describe(runners.PYTHON)
+    describes = {"python": describe, "py2": {**describe, "runner": "py2"}}
+    (state / "xc").mkdir()
+    outcomes = crosscheck.run(specs, describes, ["events"], "quick", state / "xc")
+    by_pair = {(o.writer, o.reader): o for o in outcomes}
+    assert by_pair[("python/msgpack", "py2/msgpack")].ok
+    assert by_pair[("python/protobuf", "py2/protobuf")].ok  # a dynamic message both ways
+    assert not any(o.writer.endswith("/fastavro") for o in outcomes)  # uint64: no Avro
+    assert all(o.dataset == "events" for o in outcomes)
+    side = transport.Side("python", "cbor2")
+    result = transport.transfer(side, side, specs, "events", "quick", 2, 1)
+    assert result["receive"]["check"]["ok"] is True, result["receive"]["check"]
+    bad = transport.Side("python", "fastavro")
+    with pytest.raises(transport.TransportError, match="avro: \\$.big is uint64"):
+        transport.transfer(bad, bad, specs, "events", "quick", 2, 0, timeout=30)

@@ -521,6 +521,16 @@ def _run_with(store: Store, wanted: list[str]) -> int | None:
     return None
 
 
+def _known_datasets(names: list[str]) -> None:
+    """Built-in or registered user datasets; otherwise fail listing the valid ones."""
+    config = orchestrate.RunConfig.for_scale("quick")
+    config.datasets = names
+    try:
+        orchestrate.validate(config, {})
+    except datasets.UnknownName as exc:
+        _fail(str(exc))
+
+
 @app.command("transport")
 def transport_cmd(
     dataset: Annotated[str, typer.Option("--dataset", "-d")] = "one-mb-dict",
@@ -537,10 +547,7 @@ def transport_cmd(
     db: DbOption = None,
 ) -> None:
     """S3's real transport: encode, send over loopback TCP, receive, decode, check."""
-    try:
-        datasets.get(dataset)
-    except datasets.UnknownName as exc:
-        _fail(str(exc))
+    _known_datasets([dataset])
     specs = runners.discover()
     capable: dict[str, dict] = {}
     for name, spec in specs.items():
@@ -560,7 +567,7 @@ def transport_cmd(
     if not pair:
         for name, d in capable.items():
             for s in d["serializers"]:
-                if "baseline" not in s["labels"] and s["datasets"].get(dataset, {}).get(
+                if "baseline" not in s["labels"] and orchestrate.applicability(d, s, dataset).get(
                     "applicable"
                 ):
                     side = transport.Side(name, s["name"])
@@ -623,10 +630,8 @@ def crosscheck_cmd(
 
     from serbench import crosscheck
 
-    try:
-        wanted = [datasets.get(d).name for d in dataset or datasets.DATASETS]
-    except datasets.UnknownName as exc:
-        _fail(str(exc))
+    wanted = list(dataset or datasets.DATASETS)
+    _known_datasets(wanted)
     specs = runners.discover()
     describes = {}
     for name, spec in specs.items():

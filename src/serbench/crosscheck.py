@@ -53,7 +53,8 @@ def libraries(describes: dict[str, dict[str, Any]], dataset: str) -> list[Librar
     out = []
     for runner, d in describes.items():
         for s in d["serializers"]:
-            if "baseline" in s["labels"] or not s["datasets"].get(dataset, {}).get("applicable"):
+            applicable = orchestrate.applicability(d, s, dataset).get("applicable")
+            if "baseline" in s["labels"] or not applicable:
                 continue
             out.append(Library(runner, s["name"], s["format"], "positional" in s["labels"]))
     return out

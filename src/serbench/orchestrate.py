@@ -88,7 +88,7 @@ class Plan:
     specs: dict[str, RunnerSpec]
 
 
-def _applicability(described: dict[str, Any], s: dict[str, Any], ds: str) -> dict[str, Any]:
+def applicability(described: dict[str, Any], s: dict[str, Any], ds: str) -> dict[str, Any]:
     """A serializer's entry for a built-in dataset, or its ``user_datasets`` entry."""
     if ds in datasets.DATASETS or not userdata.is_registered(ds):
         return s.get("datasets", {}).get(
@@ -101,6 +101,9 @@ def _applicability(described: dict[str, Any], s: dict[str, Any], ds: str) -> dic
         "applicable": False,
         "reason": "the serializer does not say whether it takes user datasets",
     }
+
+
+_applicability = applicability
 
 
 def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from serbench import PROTOCOL_VERSION, datasets
+from serbench import PROTOCOL_VERSION, datasets, userdata
 from serbench.runners import RunnerSpec
 
 
@@ -90,10 +90,15 @@ def transfer(
     timeout: float = 120,
 ) -> dict[str, Any]:
     """Send the dataset's message `repetitions` times; both sides' raw timings."""
-    data = str(datasets.get(dataset).build(scale).path())  # type: ignore[arg-type]
+    if dataset not in datasets.DATASETS and userdata.is_registered(dataset):
+        wire = userdata.get(dataset).descriptor()  # section 7's object
+        wire.pop("expanded_bytes", None)
+    else:
+        data = str(datasets.get(dataset).build(scale).path())  # type: ignore[arg-type]
+        wire = {"name": dataset, "kind": "builtin", "data": data}
     base = {
         "protocol": PROTOCOL_VERSION,
-        "dataset": {"name": dataset, "kind": "builtin", "data": data},
+        "dataset": wire,
         "repetitions": repetitions,
         "warmup": warmup,
         "host": "127.0.0.1",

@@ -65,13 +65,20 @@ def transport(raw: str) -> int:
         if request.get("protocol") != PROTOCOL_VERSION:
             raise ValueError(f"protocol {request.get('protocol')!r} is not {PROTOCOL_VERSION}")
         dataset = request["dataset"]
+        user = None
+        if dataset.get("kind") == "user":  # section 7: the generic tree and its check
+            from serbench.runner_py.user_cell import user_transport
+
+            user = user_transport(request["serializer"], dataset)
+            codec = user.codec
+        else:
+            codec = bind(request["serializer"], dataset["name"])
         request = {**request, "dataset": dataset["name"], "data": dataset["data"]}
         request["check_data"] = dataset.get("check_data")
-        codec = bind(request["serializer"], dataset["name"])
         if role == "receive":
-            result = transport_side.receive(codec, request, emit)
+            result = transport_side.receive(codec, request, emit, user)
         elif role == "send":
-            result = transport_side.send(codec, request)
+            result = transport_side.send(codec, request, user)
         else:
             raise ValueError(f"unknown role {role!r}; valid: send, receive")
     except (ValueError, KeyError, TypeError, NotApplicable) as exc:

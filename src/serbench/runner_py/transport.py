@@ -10,11 +10,14 @@ from __future__ import annotations
 import socket
 import struct
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serbench.runner_py.cell import prepare
 from serbench.runner_py.model import first_difference, load_messages
 from serbench.runner_py.serializers.base import Codec
+
+if TYPE_CHECKING:
+    from serbench.runner_py.user_cell import UserData
 
 LENGTH = struct.Struct(">I")
 
@@ -30,9 +33,15 @@ def _recv_exactly(conn: socket.socket, n: int) -> bytes:
     return bytes(buf)
 
 
-def receive(codec: Codec, request: dict[str, Any], emit: Any) -> dict[str, Any]:
+def receive(
+    codec: Codec, request: dict[str, Any], emit: Any, user: UserData | None = None
+) -> dict[str, Any]:
     dataset = request["dataset"]
-    expected, _, _ = load_messages(dataset, request.get("check_data") or request["data"])
+    if user is not None:
+        expected, differ = user.expected, user.first_difference
+    else:
+        expected, _, _ = load_messages(dataset, request.get("check_data") or request["data"])
+        differ = first_difference
     frames = int(request.get("warmup", 1)) + int(request["repetitions"])
     with socket.create_server(
         (request.get("host", "127.0.0.1"), int(request.get("port", 0)))
@@ -50,7 +59,7 @@ def receive(codec: Codec, request: dict[str, Any], emit: Any) -> dict[str, Any]:
                 value = codec.decode(payload)
                 t2 = time.perf_counter_ns()
                 conn.sendall(b"\x01")
-                diff = first_difference(expected[0], codec.to_native(value))
+                diff = differ(expected[0], codec.to_native(value))
                 if diff and check["ok"]:
                     check = {"ok": False, "detail": f"frame {i}: {diff}"}
                 receive_ns.append(t1 - t0)
@@ -65,9 +74,11 @@ def receive(codec: Codec, request: dict[str, Any], emit: Any) -> dict[str, Any]:
     }
 
 
-def send(codec: Codec, request: dict[str, Any]) -> dict[str, Any]:
-    prepared = prepare(codec, request["dataset"], request["data"])
-    message = prepared.messages[0]
+def send(codec: Codec, request: dict[str, Any], user: UserData | None = None) -> dict[str, Any]:
+    if user is not None:
+        message = codec.prepare(user.items[0])
+    else:
+        message = prepare(codec, request["dataset"], request["data"]).messages[0]
     frames = int(request.get("warmup", 1)) + int(request["repetitions"])
     encode_ns, send_ns, total_ns = [], [], []
     address = (request.get("host", "127.0.0.1"), int(request["port"]))

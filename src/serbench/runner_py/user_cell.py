@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from serbench.runner_py.cell import Prepared, operation
 from serbench.runner_py.framing import COMPRESSORS
-from serbench.runner_py.serializers.base import NotApplicable
+from serbench.runner_py.serializers.base import Codec, NotApplicable
 from serbench.runner_py.timing import Op
-from serbench.runner_py.user_codecs import user_codec
+from serbench.runner_py.user_codecs import Limits, user_codec
 from serbench.runner_py.user_tree import first_difference, load_items, load_types
 
 
@@ -44,6 +46,41 @@ def _compare(
     return True, f"{count} message(s) equal"
 
 
+@dataclass
+class UserData:
+    """A user dataset bound to a serializer, for the socket transport (section 9)."""
+
+    codec: Codec
+    items: list[Any]  # the generic trees, one per distinct item
+    expected: list[Any]  # what the receiver compares with (check_data, else items)
+    first_difference: Callable[[Any, Any], str | None]
+
+
+def _carryable(items: list[Any], limits: Limits | None, fmt: str) -> None:
+    """NotApplicable naming the first value the format cannot carry."""
+    if limits is None:
+        return
+    for i, item in enumerate(items):
+        found = limits(item)
+        if found:
+            where = found[0] if len(items) == 1 else f"message {i} {found[0]}"
+            reason = found[1]
+            if reason.startswith("top-level"):
+                raise NotApplicable(f"{fmt}: {reason}")
+            value, _, rest = reason.partition(" ")
+            raise NotApplicable(f"{fmt}: {value} at {where} {rest}")
+
+
+def user_transport(serializer: str, dataset: dict[str, Any]) -> UserData:
+    types = load_types(dataset["types"])
+    items = load_items(dataset["data"], types)[0]
+    codec, limits, fmt = user_codec(serializer, types, dataset.get("schemas") or {})
+    _carryable(items, limits, fmt)
+    check = dataset.get("check_data")
+    expected = items if not check or check == dataset["data"] else load_items(check, types)[0]
+    return UserData(codec, items, expected, first_difference)
+
+
 def prepare_user(cmd: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Op]]:
     """The `prepared` reply and the operations to sample (none unless the check passed)."""
     cell, serializer, dataset = cmd["cell"], cmd["serializer"], cmd["dataset"]
@@ -52,16 +89,7 @@ def prepare_user(cmd: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Op]]:
         types = load_types(dataset["types"])
         items, count, framing = load_items(dataset["data"], types)
         codec, limits, fmt = user_codec(serializer, types, dataset.get("schemas") or {})
-        if limits is not None:
-            for i, item in enumerate(items):
-                found = limits(item)
-                if found:
-                    where = found[0] if len(items) == 1 else f"message {i} {found[0]}"
-                    what, reason = found
-                    if reason.startswith("top-level"):
-                        raise NotApplicable(f"{fmt}: {reason}")
-                    value, _, rest = reason.partition(" ")
-                    raise NotApplicable(f"{fmt}: {value} at {where} {rest}")
+        _carryable(items, limits, fmt)
         prepared = Prepared(codec, framing, [codec.prepare(m) for m in items], count)
         check_path = dataset.get("check_data") or dataset["data"]
         expected = items if check_path == dataset["data"] else load_items(check_path, types)[0]
