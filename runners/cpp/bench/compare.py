@@ -9,7 +9,7 @@ real_time and cpu_time; serbench: wall_ns[k] / iterations and cpu_ns[k] / iterat
 same estimators are computed over the pooled samples: minimum and median. Prints
 serbench/native ratios, and the median over rounds of each round's ratio of minima
 (robust to the machine's slow phases, which move whole rounds). Google Benchmark gets a
-warm-up (--benchmark_min_warmup_time) like the runner's.
+warm-up (--benchmark_min_warmup_time).
 
 Run from runners/cpp after building (cmake --build build):
     ../../.venv/bin/python bench/compare.py [--scale quick] [--rounds 12] [--samples 10]
@@ -22,9 +22,12 @@ import json
 import statistics
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from serbench import datasets, runners
 from serbench.stats import fast_mode_median
+from serbench.timing import STANDARD
 
 HERE = Path(__file__).resolve().parent
 CPP = HERE.parent
@@ -40,15 +43,8 @@ KEYS = [c + (clock,) for c in CELLS for clock in ("wall", "cpu")]
 
 
 def data_paths(scale: str) -> dict[str, str]:
-    out = subprocess.run(
-        [sys.executable, "-m", "serbench.datasets", scale],
-        cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True, check=True,
-    ).stdout
-    paths = {}
-    for line in out.split():
-        name = Path(line).name.split(".")[0]
-        paths[name] = line
-    return paths
+    names = {d for _, d, _ in CELLS}
+    return {d: str(datasets.get(d).build(scale).path()) for d in names}  # type: ignore[union-attr]
 
 
 def run_gbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[tuple, list[float]]:
@@ -76,37 +72,50 @@ def run_gbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[tup
 
 
 def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[tuple, list[float]]:
-    req = {
-        "protocol": 1,
-        "cells": [{"serializer": s, "dataset": d, "data": paths[d], "operations": [o]} for s, d, o in CELLS],
-        "timing": {
-            "min_sample_ns": int(sample_s * 1e9), "min_samples": samples, "max_samples": samples,
-            "max_measure_ns": 10**12, "warmup_window": 5, "warmup_tolerance": 0.05,
-            "warmup_max_ns": 300_000_000, "peak_alloc": False,
-        },
-    }
-    proc = subprocess.run([str(CPP / "build" / "serbench-cpp-runner"), "run"], input=json.dumps(req),
-                          capture_output=True, text=True, check=True)
+    """Each cell timed by the orchestrator's own schedule (calibration, steady-state warm-up,
+    then `samples` samples of at least sample_s) in a fresh runner process."""
+    spec = runners.discover()["cpp"]
+    timing = replace(
+        STANDARD,
+        processes=1,
+        peak_alloc=False,
+        min_sample_ns=int(sample_s * 1e9),
+        slice_samples=samples,
+        slices=1,
+        min_slices=1,
+    )
     got: dict[tuple, list[float]] = {}
-    for line in proc.stdout.splitlines():
-        e = json.loads(line)
-        if e.get("event") == "result" and e["status"] == "ok":
-            t = e["timing"]
-            key = (e["serializer"], e["dataset"], e["operation"])
-            got.setdefault(key + ("wall",), []).extend(w / t["iterations"] for w in t["wall_ns"])
-            got.setdefault(key + ("cpu",), []).extend(c / t["iterations"] for c in t["cpu_ns"])
+    for s, d, o in CELLS:
+        t = runners.time_cell(spec, s, d, paths[d], o, timing)["timing"]
+        got[(s, d, o, "wall")] = [w / t["iterations"] for w in t["wall_ns"]]
+        if t.get("cpu_ns"):
+            got[(s, d, o, "cpu")] = [c / t["iterations"] for c in t["cpu_ns"]]
     return got
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--scale", default="quick", choices=["quick", "full"])
     ap.add_argument("--rounds", type=int, default=12)
-    ap.add_argument("--samples", type=int, default=10, help="samples (repetitions) per cell per round")
+    ap.add_argument(
+        "--samples", type=int, default=10, help="samples (repetitions) per cell per round"
+    )
     ap.add_argument("--sample-ms", type=float, default=10.0, help="target duration of one sample")
     a = ap.parse_args()
-    subprocess.run(["cmake", "--build", str(CPP / "build"), "--target", "serbench-cpp-runner",
-                    "serbench-cpp-gbench"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            "cmake",
+            "--build",
+            str(CPP / "build"),
+            "--target",
+            "serbench-cpp-runner",
+            "serbench-cpp-gbench",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     paths = data_paths(a.scale)
     native: dict[tuple, list[float]] = {}
     ours: dict[tuple, list[float]] = {}
@@ -124,11 +133,15 @@ def main() -> int:
                 target.setdefault(k, []).extend(v)
         for k in KEYS:
             if this["gbench"].get(k) and this["serbench"].get(k):
-                per_round.setdefault(k, []).append(min(this["serbench"][k]) / min(this["gbench"][k]))
-            print(f"round {r + 1}: {name} done", file=sys.stderr)
-    print(f"{'cell / clock':50} {'gbench min':>12} {'serbench min':>12} {'ratio':>6}   "
-          f"{'gbench med':>12} {'serbench med':>12} {'ratio':>6}   {'fast-mode med ratio':>19}   "
-          f"{'per-round min ratio, median':>27}")
+                per_round.setdefault(k, []).append(
+                    min(this["serbench"][k]) / min(this["gbench"][k])
+                )
+        print(f"round {r + 1} done", file=sys.stderr)
+    print(
+        f"{'cell / clock':50} {'gbench min':>12} {'serbench min':>12} {'ratio':>6}   "
+        f"{'gbench med':>12} {'serbench med':>12} {'ratio':>6}   {'fast-mode med ratio':>19}   "
+        f"{'per-round min ratio, median':>27}"
+    )
     worst = 0.0
     for key in KEYS:
         g, s = native.get(key), ours.get(key)
@@ -139,11 +152,15 @@ def main() -> int:
         rmed = statistics.median(s) / statistics.median(g)
         rfast = fast_mode_median(s) / fast_mode_median(g)  # serbench's headline estimator
         worst = max(worst, abs(rmin - 1), abs(rmed - 1), abs(rfast - 1))
-        print(f"{'/'.join(key):50} {min(g):12.0f} {min(s):12.0f} {rmin:6.3f}   "
-              f"{statistics.median(g):12.0f} {statistics.median(s):12.0f} {rmed:6.3f}   "
-              f"{rfast:19.3f}   {statistics.median(per_round[key]):27.3f}")
-    print(f"(ns per operation; samples per tool and cell: {a.rounds * a.samples}; "
-          f"largest deviation from 1: {worst:.1%})")
+        print(
+            f"{'/'.join(key):50} {min(g):12.0f} {min(s):12.0f} {rmin:6.3f}   "
+            f"{statistics.median(g):12.0f} {statistics.median(s):12.0f} {rmed:6.3f}   "
+            f"{rfast:19.3f}   {statistics.median(per_round[key]):27.3f}"
+        )
+    print(
+        f"(ns per operation; samples per tool and cell: {a.rounds * a.samples}; "
+        f"largest deviation from 1: {worst:.1%})"
+    )
     return 0
 
 

@@ -122,7 +122,8 @@ int main() {
          "S2 Test4 msgpack 8202 B/msg");
 
   expect(parse_iso8601_ms("1999-12-12T00:00:00+00:00") == 944956800000LL, "ISO-8601 with offset");
-  expect(parse_iso8601_ms("1999-12-12T01:00:00.250+01:00") == 944956800250LL, "ISO-8601 fraction, +01:00");
+  expect(parse_iso8601_ms("1999-12-12T01:00:00.250+01:00") == 944956800250LL,
+         "ISO-8601 fraction, +01:00");
   expect(parse_iso8601_ms("1969-12-31T23:59:59Z") == -1000, "ISO-8601 before the epoch");
 
   roundtrip_all(DatasetId::AndroidUsers, s1());

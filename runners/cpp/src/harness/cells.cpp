@@ -10,4 +10,5 @@ template struct CellRunner<Test4>;
 template struct CellRunner<Dict>;
 template struct CellRunner<ClickMap>;
 template struct CellRunner<LogRecords>;
+template struct CellRunner<Value>;
 }  // namespace sb

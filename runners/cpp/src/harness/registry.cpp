@@ -25,7 +25,7 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
         base = base ? base + 1 : path;
         for (const char* p : c->pre) {
           if (std::strncmp(base, p, std::strlen(p)) == 0) {
-            struct stat st{};
+            struct stat st {};
             if (stat(path, &st) == 0) c->total += st.st_size, c->found = true;
           }
         }
@@ -43,6 +43,7 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
   X(reg_msgpack)             \
   X(reg_msgpack_zerocopy)    \
   X(reg_protobuf)            \
+  X(reg_protobuf_dynamic)    \
   X(reg_nlohmann_json)       \
   X(reg_rapidjson)           \
   X(reg_simdjson_ondemand)   \

@@ -55,6 +55,13 @@ inline size_t get_varint(const uint8_t* p, size_t n, uint64_t& v) {
 struct DecodeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A value the format cannot carry (user datasets): the cell is not applicable.
+struct NotApplicable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct UserTypes;
+struct Value;
 
 struct Meta {
   std::string name, format, library, version;
@@ -65,6 +72,9 @@ struct Meta {
 // Type-erased per-dataset codec the harness drives.
 struct CodecBase {
   virtual ~CodecBase() = default;
+  // User datasets: takes the declared types and schemas before anything is encoded;
+  // returns why the dataset is not applicable, or an empty string.
+  virtual std::string configure(const UserTypes&) { return ""; }
 };
 template <class T>
 struct Codec : CodecBase {
@@ -82,8 +92,8 @@ struct Codec : CodecBase {
   virtual const char* no_encoder() const { return nullptr; }
   // Baselines get the data before timing.
   virtual void prepare(const std::vector<T>& /*items*/) {}
-  virtual bool is_noop() const { return false; }
-  virtual const T* noop_next() { return nullptr; }
+  // Why the format cannot carry v ("<path>: <reason>"), or empty; checked before encoding.
+  virtual std::string reject(const T&) { return ""; }
 };
 
 struct SerializerEntry {
@@ -91,6 +101,9 @@ struct SerializerEntry {
   // per dataset: a factory, or the reason it is not applicable
   std::function<std::unique_ptr<CodecBase>(DatasetId)> make;
   std::function<std::string(DatasetId)> reason;  // empty string: applicable
+  // user datasets (section 7): a codec of the generic value tree, or why there is none
+  std::function<std::unique_ptr<CodecBase>()> make_user;
+  std::string user_reason;  // empty: applicable
 };
 
 std::vector<SerializerEntry>& registry();
@@ -126,6 +139,29 @@ struct has_no_encoder : std::false_type {};
 template <class Impl>
 struct has_no_encoder<Impl, std::void_t<decltype(Impl::no_encoder)>> : std::true_type {};
 
+// A library that takes user datasets says `static constexpr bool user_data = true;` and
+// has encode/decode for Value; one that does not says why in `no_user_data`.
+template <class Impl, class = void>
+struct has_user_data : std::false_type {};
+template <class Impl>
+struct has_user_data<Impl, std::void_t<decltype(Impl::user_data)>> : std::true_type {};
+template <class Impl, class = void>
+struct has_no_user_data : std::false_type {};
+template <class Impl>
+struct has_no_user_data<Impl, std::void_t<decltype(Impl::no_user_data)>> : std::true_type {};
+template <class Impl, class = void>
+struct has_configure : std::false_type {};
+template <class Impl>
+struct has_configure<
+    Impl, std::void_t<decltype(std::declval<Impl&>().configure(std::declval<const UserTypes&>()))>>
+    : std::true_type {};
+template <class Impl, class T, class = void>
+struct has_reject : std::false_type {};
+template <class Impl, class T>
+struct has_reject<Impl, T,
+                  std::void_t<decltype(std::declval<Impl&>().reject(std::declval<const T&>()))>>
+    : std::true_type {};
+
 // Adapts a library Impl to Codec<T>. access() takes a `const T*` tag (always null) to pick
 // the overload for the dataset type.
 template <class Impl, class T>
@@ -153,6 +189,14 @@ struct Adapter final : Codec<T> {
     if constexpr (has_no_encoder<Impl>::value) return Impl::no_encoder;
     return nullptr;
   }
+  std::string configure(const UserTypes& types) override {
+    if constexpr (has_configure<Impl>::value) return impl.configure(types);
+    return "";
+  }
+  std::string reject(const T& v) override {
+    if constexpr (has_reject<Impl, T>::value) return impl.reject(v);
+    return "";
+  }
 };
 
 template <class Impl>
@@ -179,6 +223,13 @@ SerializerEntry make_entry(Meta meta) {
       }
     });
   };
+  if constexpr (has_user_data<Impl>::value) {
+    e.make_user = [] { return std::unique_ptr<CodecBase>(new Adapter<Impl, Value>()); };
+  } else if constexpr (has_no_user_data<Impl>::value) {
+    e.user_reason = Impl::no_user_data;
+  } else {
+    e.user_reason = "user datasets are not implemented for this library in the C++ runner";
+  }
   return e;
 }
 

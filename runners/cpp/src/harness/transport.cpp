@@ -1,4 +1,4 @@
-// Optional protocol section 10: one side of a real loopback TCP transfer (S3). Frames are
+// Optional protocol section 9: one side of a real loopback TCP transfer (S3). Frames are
 // a 4-byte big-endian length and the encoded bytes (the whole dataset, framed as in section
 // 6 when it is a stream); the receiver answers one byte per frame.
 #include <arpa/inet.h>
@@ -180,13 +180,18 @@ int transport_main() {
       json j = json::parse(ss.str());
       q.role = j.at("role").get<std::string>();
       q.serializer = j.at("serializer").get<std::string>();
-      q.dataset = j.at("dataset").get<std::string>();
-      q.data = j.at("data").get<std::string>();
+      const json& d = j.at("dataset");
+      q.dataset = d.at("name").get<std::string>();
+      q.data = d.at("data").get<std::string>();
+      if (d.value("kind", std::string("builtin")) != "builtin")
+        throw TransportError("unsupported", "transport takes built-in datasets only");
       q.host = j.value("host", q.host);
       q.port = j.value("port", 0);
       q.repetitions = j.value("repetitions", q.repetitions);
       q.warmup = j.value("warmup", q.warmup);
       q.timeout = j.value("timeout", q.timeout);
+    } catch (const TransportError&) {
+      throw;
     } catch (const std::exception& ex) {
       throw TransportError("bad_request", ex.what());
     }

@@ -16,10 +16,10 @@ namespace sb {
 template <class C, class M>
 struct Field {
   const char* name;
-  M C::* ptr;
+  M C::*ptr;
 };
 template <class C, class M>
-constexpr Field<C, M> field(const char* n, M C::* p) {
+constexpr Field<C, M> field(const char* n, M C::*p) {
   return {n, p};
 }
 #define SB_FIELDS(T, ...)                \

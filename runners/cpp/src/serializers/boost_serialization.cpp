@@ -33,10 +33,10 @@ void serialize(Archive& ar, sb::Timestamp& t, unsigned version) {
 namespace sb {
 // One overload per record type (more specialised than Boost's own template), all from
 // the field lists.
-#define SB_BOOST_RECORD(T)                                    \
-  template <class Archive>                                    \
-  void serialize(Archive& ar, T& v, const unsigned) {         \
-    for_each_field(v, [&](const char*, auto& m) { ar & m; }); \
+#define SB_BOOST_RECORD(T)                                   \
+  template <class Archive>                                   \
+  void serialize(Archive& ar, T& v, const unsigned) {        \
+    for_each_field(v, [&](const char*, auto& m) { ar& m; }); \
   }
 SB_BOOST_RECORD(SampleData)
 SB_BOOST_RECORD(Test1)
@@ -52,6 +52,9 @@ SB_BOOST_RECORD(TestClass)
 namespace {
 constexpr unsigned kFlags = boost::archive::no_header;
 struct Impl {
+  static constexpr const char* no_user_data =
+      "Boost.Serialization serializes C++ types declared at compile time (a serialize() per "
+      "class); a user dataset's types are known only at run time";
   template <class T>
   void encode(const T& v, Bytes& out) {
     BytesOutBuf buf(out);

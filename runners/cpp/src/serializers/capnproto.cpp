@@ -195,6 +195,9 @@ struct Out final : kj::OutputStream {
 };
 
 struct Full {
+  static constexpr const char* no_user_data =
+      "the C++ runner does not drive Cap'n Proto's dynamic API (capnp::SchemaParser + "
+      "DynamicStruct); the user dataset's .capnp would have to be compiled into the runner";
   std::vector<capnp::word> aligned;  // reused for unaligned frames
   // First segment reused across messages (Cap'n Proto's documented pattern: the builder
   // zeroes the used part again when it is destroyed); larger messages add segments.
@@ -246,19 +249,21 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_capnproto() {
-  return make_entry<Full>({"capnproto",
-                           "capnproto",
-                           "Cap'n Proto (capnp C++)",
-                           version(),
-                           {"binary", "schema-required", "copying-decode"},
-                           lib_footprint({"libcapnp-0", "libkj-0"})});
+  return make_entry<Full>(
+      {"capnproto",
+       "capnproto",
+       "Cap'n Proto (capnp C++)",
+       version(),
+       {"binary", "schema-required", "copying-decode", "generated", "validated"},
+       lib_footprint({"libcapnp-0", "libkj-0"})});
 }
 SerializerEntry reg_capnproto_lazy() {
-  return make_entry<Lazy>({"capnproto-lazy",
-                           "capnproto",
-                           "Cap'n Proto (capnp C++)",
-                           version(),
-                           {"binary", "schema-required", "zero-copy-decode", "lazy-access"},
-                           lib_footprint({"libcapnp-0", "libkj-0"})});
+  return make_entry<Lazy>(
+      {"capnproto-lazy",
+       "capnproto",
+       "Cap'n Proto (capnp C++)",
+       version(),
+       {"binary", "schema-required", "zero-copy-decode", "lazy-access", "generated", "validated"},
+       lib_footprint({"libcapnp-0", "libkj-0"})});
 }
 }  // namespace sb

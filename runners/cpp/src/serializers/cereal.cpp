@@ -19,6 +19,9 @@ void serialize(Archive& ar, T& v) {
 
 namespace {
 struct Impl {
+  static constexpr const char* no_user_data =
+      "cereal serializes C++ types declared at compile time; a user dataset's types are known only "
+      "at run time";
   template <class T>
   void encode(const T& v, Bytes& out) {
     BytesOutBuf buf(out);

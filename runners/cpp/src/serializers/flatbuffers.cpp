@@ -220,6 +220,9 @@ const typename FbOf<T>::type* root(const uint8_t* p, size_t n) {
 }
 
 struct Full {
+  static constexpr const char* no_user_data =
+      "FlatBuffers C++ needs code generated from the .fbs at build time; the runner has no "
+      "reflection (flatbuffers/reflection.h) path for run-time schemas";
   FBB fbb{1024};
   template <class T>
   void encode(const T& v, Bytes& out) {
@@ -248,19 +251,21 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_flatbuffers() {
-  return make_entry<Full>({"flatbuffers",
-                           "flatbuffers",
-                           "FlatBuffers (flatc C++)",
-                           version(),
-                           {"binary", "schema-required", "copying-decode"},
-                           std::nullopt});
+  return make_entry<Full>(
+      {"flatbuffers",
+       "flatbuffers",
+       "FlatBuffers (flatc C++)",
+       version(),
+       {"binary", "schema-required", "copying-decode", "generated", "validated"},
+       std::nullopt});
 }
 SerializerEntry reg_flatbuffers_lazy() {
-  return make_entry<Lazy>({"flatbuffers-lazy",
-                           "flatbuffers",
-                           "FlatBuffers (flatc C++)",
-                           version(),
-                           {"binary", "schema-required", "zero-copy-decode", "lazy-access"},
-                           std::nullopt});
+  return make_entry<Lazy>(
+      {"flatbuffers-lazy",
+       "flatbuffers",
+       "FlatBuffers (flatc C++)",
+       version(),
+       {"binary", "schema-required", "zero-copy-decode", "lazy-access", "generated", "validated"},
+       std::nullopt});
 }
 }  // namespace sb

@@ -82,6 +82,9 @@ void read(Reader& r, T& v) {
 }
 
 struct Impl {
+  static constexpr const char* no_user_data =
+      "hand-written code exists for the built-in types only: a user type has no hand-written "
+      "writer";
   template <class T>
   void encode(const T& v, Bytes& out) {
     write(out, v);

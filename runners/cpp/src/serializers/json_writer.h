@@ -6,7 +6,10 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cmath>
+
 #include "../harness/serializer.h"
+#include "../harness/user.h"
 
 namespace sb::rj {
 
@@ -52,6 +55,64 @@ void write(Writer& w, const T& v) {
     });
     w.EndObject();
   }
+}
+
+// user datasets: the canonical form of the generic value tree
+inline void write(Writer& w, const Value& v) {
+  switch (v.k) {
+    case Value::K::Null:
+      w.Null();
+      break;
+    case Value::K::Bool:
+      w.Bool(v.b);
+      break;
+    case Value::K::Int:
+    case Value::K::Timestamp:
+      w.Int64(v.i);
+      break;
+    case Value::K::Uint:
+      w.Uint64(v.u);
+      break;
+    case Value::K::Float:
+      if (std::isnan(v.f)) {
+        w.String("NaN");
+      } else if (std::isinf(v.f)) {
+        w.String(v.f > 0 ? "Infinity" : "-Infinity");
+      } else {
+        w.Double(v.f);
+      }
+      break;
+    case Value::K::String:
+      w.String(v.s.data(), static_cast<rapidjson::SizeType>(v.s.size()));
+      break;
+    case Value::K::Bytes: {
+      std::string b = base64_encode(v.s);
+      w.String(b.data(), static_cast<rapidjson::SizeType>(b.size()));
+      break;
+    }
+    case Value::K::Array:
+      w.StartArray();
+      for (const auto& x : v.a) write(w, x);
+      w.EndArray();
+      break;
+    case Value::K::Object:
+      w.StartObject();
+      for (const auto& [k, x] : v.o) {
+        w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
+        write(w, x);
+      }
+      w.EndObject();
+      break;
+    case Value::K::BigInt:
+      throw NotApplicable("rapidjson: an integer beyond 64 bits");
+  }
+}
+inline std::string reject_bigint(const Value& v, const char* lib) {
+  return find_value(v, "$", [lib](const Value& x) {
+    return x.k == Value::K::BigInt
+               ? std::string(lib) + ": " + x.s + " exceeds 64 bits (no arbitrary-precision integer)"
+               : std::string();
+  });
 }
 
 template <class T>

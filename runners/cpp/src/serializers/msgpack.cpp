@@ -5,6 +5,7 @@
 #include <msgpack.hpp>
 
 #include "../harness/serializer.h"
+#include "../harness/user.h"
 
 namespace sb {
 namespace {
@@ -116,9 +117,125 @@ void convert(const msgpack::object& o, T& v) {
 
 bool reference_all(msgpack::type::object_type, std::size_t, void*) { return true; }
 
+// ---- user datasets: the generic value tree (maps keyed by name, bin for bytes, the
+// timestamp extension for date-times, float32 where declared)
+void pack_value(Packer& pk, const Value& v) {
+  switch (v.k) {
+    case Value::K::Null:
+      pk.pack_nil();
+      break;
+    case Value::K::Bool:
+      v.b ? pk.pack_true() : pk.pack_false();
+      break;
+    case Value::K::Int:
+      pk.pack(v.i);
+      break;
+    case Value::K::Uint:
+      pk.pack(v.u);
+      break;
+    case Value::K::Float:
+      v.f32 ? pk.pack_float(static_cast<float>(v.f)) : pk.pack_double(v.f);
+      break;
+    case Value::K::String:
+      pk.pack_str(static_cast<uint32_t>(v.s.size()));
+      pk.pack_str_body(v.s.data(), static_cast<uint32_t>(v.s.size()));
+      break;
+    case Value::K::Bytes:
+      pk.pack_bin(static_cast<uint32_t>(v.s.size()));
+      pk.pack_bin_body(v.s.data(), static_cast<uint32_t>(v.s.size()));
+      break;
+    case Value::K::Timestamp: {  // timestamp 96: nanoseconds u32, seconds i64, big-endian
+      int64_t sec = v.i / 1000, ms = v.i % 1000;
+      if (ms < 0) ms += 1000, sec -= 1;
+      uint32_t ns = static_cast<uint32_t>(ms * 1000000);
+      char b[12];
+      for (int i = 0; i < 4; ++i) b[i] = static_cast<char>(ns >> (24 - 8 * i));
+      for (int i = 0; i < 8; ++i)
+        b[4 + i] = static_cast<char>(static_cast<uint64_t>(sec) >> (56 - 8 * i));
+      pk.pack_ext(12, -1);
+      pk.pack_ext_body(b, 12);
+      break;
+    }
+    case Value::K::Array:
+      pk.pack_array(static_cast<uint32_t>(v.a.size()));
+      for (const auto& x : v.a) pack_value(pk, x);
+      break;
+    case Value::K::Object:
+      pk.pack_map(static_cast<uint32_t>(v.o.size()));
+      for (const auto& [k, x] : v.o) {
+        pk.pack_str(static_cast<uint32_t>(k.size()));
+        pk.pack_str_body(k.data(), static_cast<uint32_t>(k.size()));
+        pack_value(pk, x);
+      }
+      break;
+    case Value::K::BigInt:
+      throw NotApplicable("msgpack: an integer beyond 64 bits");
+  }
+}
+
+void convert(const msgpack::object& o, Value& v) {
+  using msgpack::type::object_type;
+  v = Value{};
+  switch (o.type) {
+    case object_type::NIL:
+      break;
+    case object_type::BOOLEAN:
+      v.k = Value::K::Bool, v.b = o.via.boolean;
+      break;
+    case object_type::POSITIVE_INTEGER:
+      v = Value::integer(o.via.u64);
+      break;
+    case object_type::NEGATIVE_INTEGER:
+      v = Value::integer(o.via.i64);
+      break;
+    case object_type::FLOAT32:
+      v.k = Value::K::Float, v.f = o.via.f64, v.f32 = true;
+      break;
+    case object_type::FLOAT64:
+      v.k = Value::K::Float, v.f = o.via.f64;
+      break;
+    case object_type::STR:
+      v.k = Value::K::String, v.s.assign(o.via.str.ptr, o.via.str.size);
+      break;
+    case object_type::BIN:
+      v.k = Value::K::Bytes, v.s.assign(o.via.bin.ptr, o.via.bin.size);
+      break;
+    case object_type::EXT: {
+      Timestamp t;
+      convert(o, t);
+      v.k = Value::K::Timestamp, v.i = t.time_since_epoch().count();
+      break;
+    }
+    case object_type::ARRAY:
+      v.k = Value::K::Array;
+      v.a.resize(o.via.array.size);
+      for (uint32_t i = 0; i < o.via.array.size; ++i) convert(o.via.array.ptr[i], v.a[i]);
+      break;
+    case object_type::MAP:
+      v.k = Value::K::Object;
+      v.o.resize(o.via.map.size);
+      for (uint32_t i = 0; i < o.via.map.size; ++i) {
+        convert(o.via.map.ptr[i].key, v.o[i].first);
+        convert(o.via.map.ptr[i].val, v.o[i].second);
+      }
+      break;
+  }
+}
+
 struct Base {
   static constexpr bool self_delimiting = true;
+  static constexpr bool user_data = true;
   msgpack::zone zone;
+  void encode(const Value& v, Bytes& out) {
+    Writer w{&out};
+    Packer pk(w);
+    pack_value(pk, v);
+  }
+  std::string reject(const Value& v) {
+    return find_value(v, "$", [](const Value& x) {
+      return x.k == Value::K::BigInt ? "msgpack: " + x.s + " exceeds 64 bits" : std::string();
+    });
+  }
   template <class T>
   void encode(const T& v, Bytes& out) {
     Writer w{&out};
@@ -163,6 +280,6 @@ SB_REGISTER_FN(reg_msgpack_zerocopy, ZeroCopy,
                 "msgpack",
                 "msgpack-c (C++)",
                 MSGPACK_VERSION,
-                {"binary", "schemaless", "zero-copy-decode", "positional"},
+                {"binary", "schemaless", "zero-copy-decode", "borrowed-strings", "positional"},
                 std::nullopt})
 }  // namespace sb

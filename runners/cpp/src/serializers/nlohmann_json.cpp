@@ -3,6 +3,7 @@
 
 #include "../harness/dataset.h"
 #include "../harness/serializer.h"
+#include "../harness/user.h"
 
 namespace sb {
 namespace {
@@ -30,7 +31,33 @@ nlohmann::json to_json(const T& v) {
   }
 }
 
+std::string reject_bigint(const Value& v, const char* lib) {
+  return find_value(v, "$", [lib](const Value& x) {
+    return x.k == Value::K::BigInt
+               ? std::string(lib) + ": " + x.s + " exceeds 64 bits (no arbitrary-precision integer)"
+               : std::string();
+  });
+}
+
 struct Impl {
+  // user datasets: the value tree <-> json value in the canonical form (bytes as base64,
+  // NaN/Infinity as strings); decode parses, then applies the declared types
+  static constexpr bool user_data = true;
+  const Type* type = nullptr;
+  std::string configure(const UserTypes& u) {
+    type = u.message;
+    return "";
+  }
+  std::string reject(const Value& v) { return reject_bigint(v, "nlohmann-json"); }
+  void encode(const Value& v, Bytes& out) {
+    std::string s = to_canonical_json(v).dump();
+    append(out, s.data(), s.size());
+  }
+  size_t decode(const uint8_t* p, size_t n, Value& out) {
+    out = from_json(nlohmann::json::parse(p, p + n));
+    apply_types(out, *type, "$");
+    return n;
+  }
   template <class T>
   void encode(const T& v, Bytes& out) {
     std::string s = to_json(v).dump();
@@ -55,7 +82,7 @@ SerializerEntry reg_nlohmann_json() {
                            "json",
                            "nlohmann/json",
                            version(),
-                           {"text", "schemaless", "copying-decode"},
+                           {"text", "schemaless", "copying-decode", "map-layout"},
                            std::nullopt});
 }
 }  // namespace sb

@@ -148,6 +148,9 @@ struct PbOf<LogRecords> {
 };
 
 struct Impl {
+  static constexpr const char* no_user_data =
+      "this row times protoc-generated classes; user datasets go through protobuf-dynamic "
+      "(DynamicMessageFactory)";
   // One reusable message per type; `filled` remembers which native object it holds so
   // that encoded_size() followed by encode() fills it once.
   template <class T>
@@ -203,7 +206,7 @@ SerializerEntry reg_protobuf() {
                            "protobuf",
                            "libprotobuf (protoc-generated C++)",
                            version(),
-                           {"binary", "schema-required", "copying-decode"},
+                           {"binary", "schema-required", "copying-decode", "generated"},
                            lib_footprint({"libprotobuf.so"})});
 }
 }  // namespace sb

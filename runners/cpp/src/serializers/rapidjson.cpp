@@ -61,6 +61,33 @@ void read(const rapidjson::Value& j, T& v) {
   }
 }
 
+Value to_value(const rapidjson::Value& j) {
+  Value v;
+  if (j.IsNull()) {
+  } else if (j.IsBool()) {
+    v.k = Value::K::Bool, v.b = j.GetBool();
+  } else if (j.IsInt64()) {
+    v = Value::integer(j.GetInt64());
+  } else if (j.IsUint64()) {
+    v = Value::integer(j.GetUint64());
+  } else if (j.IsNumber()) {
+    v.k = Value::K::Float, v.f = j.GetDouble();
+  } else if (j.IsString()) {
+    v.k = Value::K::String, v.s.assign(j.GetString(), j.GetStringLength());
+  } else if (j.IsArray()) {
+    v.k = Value::K::Array;
+    v.a.reserve(j.Size());
+    for (const auto& x : j.GetArray()) v.a.push_back(to_value(x));
+  } else {
+    v.k = Value::K::Object;
+    v.o.reserve(j.MemberCount());
+    for (auto it = j.MemberBegin(); it != j.MemberEnd(); ++it)
+      v.o.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()),
+                       to_value(it->value));
+  }
+  return v;
+}
+
 // The Document and its memory pool are reused across decodes (RapidJSON's recommended
 // practice for repeated parsing): the pool's first 64 KiB chunk is ours and survives Clear().
 struct Impl {
@@ -71,6 +98,22 @@ struct Impl {
   template <class T>
   void encode(const T& v, Bytes& out) {
     rj::encode(v, out);
+  }
+  // user datasets: Writer over the value tree; Document -> value tree -> declared types
+  static constexpr bool user_data = true;
+  const Type* type = nullptr;
+  std::string configure(const UserTypes& u) {
+    type = u.message;
+    return "";
+  }
+  std::string reject(const Value& v) { return rj::reject_bigint(v, "rapidjson"); }
+  size_t decode(const uint8_t* p, size_t n, Value& out) {
+    pool.Clear();
+    doc.Parse<rapidjson::kParseFullPrecisionFlag>(reinterpret_cast<const char*>(p), n);
+    if (doc.HasParseError()) throw DecodeError("rapidjson: parse error");
+    out = to_value(doc);
+    apply_types(out, *type, "$");
+    return n;
   }
   template <class T>
   size_t decode(const uint8_t* p, size_t n, T& out) {
@@ -88,6 +131,6 @@ SB_REGISTER_FN(reg_rapidjson, Impl,
                 "json",
                 "RapidJSON",
                 RAPIDJSON_VERSION_STRING,
-                {"text", "schemaless", "copying-decode"},
+                {"text", "schemaless", "copying-decode", "map-layout"},
                 std::nullopt})
 }  // namespace sb

@@ -71,6 +71,40 @@ void read_dom(simdjson::dom::element j, T& v) {
   }
 }
 
+Value to_value(simdjson::dom::element j) {
+  using simdjson::dom::element_type;
+  Value v;
+  switch (j.type()) {
+    case element_type::NULL_VALUE:
+      break;
+    case element_type::BOOL:
+      v.k = Value::K::Bool, v.b = bool(j);
+      break;
+    case element_type::INT64:
+      v = Value::integer(int64_t(j));
+      break;
+    case element_type::UINT64:
+      v = Value::integer(uint64_t(j));
+      break;
+    case element_type::DOUBLE:
+      v.k = Value::K::Float, v.f = double(j);
+      break;
+    case element_type::STRING:
+      v.k = Value::K::String, v.s = std::string_view(j);
+      break;
+    case element_type::ARRAY:
+      v.k = Value::K::Array;
+      for (auto x : simdjson::dom::array(j)) v.a.push_back(to_value(x));
+      break;
+    case element_type::OBJECT:
+      v.k = Value::K::Object;
+      for (auto f : simdjson::dom::object(j))
+        v.o.emplace_back(std::string(f.key), to_value(f.value));
+      break;
+  }
+  return v;
+}
+
 struct Base {
   static constexpr const char* no_encoder =
       "simdjson is a parser only; its input is written by RapidJSON (see the rapidjson row)";
@@ -80,6 +114,9 @@ struct Base {
   }
 };
 struct OnDemand : Base {
+  static constexpr const char* no_user_data =
+      "user datasets are timed with simdjson's DOM API (simdjson-dom); the On-Demand row reads "
+      "the built-in types field by field";
   od::parser parser;
   template <class T>
   size_t decode(const uint8_t* p, size_t n, T& out) {
@@ -91,6 +128,23 @@ struct OnDemand : Base {
 };
 struct Dom : Base {
   simdjson::dom::parser parser;
+  // user datasets: dom element -> value tree -> declared types (input written by RapidJSON)
+  static constexpr bool user_data = true;
+  const Type* type = nullptr;
+  std::string configure(const UserTypes& u) {
+    type = u.message;
+    return "";
+  }
+  std::string reject(const Value& v) {
+    return rj::reject_bigint(v, "rapidjson (simdjson's input)");
+  }
+  using Base::encode;
+  void encode(const Value& v, Bytes& out) { rj::encode(v, out); }
+  size_t decode(const uint8_t* p, size_t n, Value& out) {
+    out = to_value(parser.parse(p, n, false));
+    apply_types(out, *type, "$");
+    return n;
+  }
   template <class T>
   size_t decode(const uint8_t* p, size_t n, T& out) {
     read_dom(parser.parse(p, n, false), out);
@@ -104,13 +158,13 @@ SB_REGISTER_FN(reg_simdjson_ondemand, OnDemand,
                 "json",
                 "simdjson (On-Demand API)",
                 SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
-                {"text", "schemaless", "copying-decode"},
+                {"text", "schemaless", "copying-decode", "map-layout"},
                 lib_footprint({"libsimdjson.so"})})
 SB_REGISTER_FN(reg_simdjson_dom, Dom,
                {"simdjson-dom",
                 "json",
                 "simdjson (DOM API)",
                 SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
-                {"text", "schemaless", "copying-decode"},
+                {"text", "schemaless", "copying-decode", "map-layout"},
                 lib_footprint({"libsimdjson.so"})})
 }  // namespace sb

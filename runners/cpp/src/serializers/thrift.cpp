@@ -131,6 +131,9 @@ struct ThOf<LogRecords> {
 
 template <class Protocol>
 struct Impl {
+  static constexpr const char* no_user_data =
+      "Apache Thrift C++ has no dynamic message API: its code must be generated from the .thrift "
+      "at build time";
   std::shared_ptr<TMemoryBuffer> wbuf = std::make_shared<TMemoryBuffer>();  // owned, grows
   std::shared_ptr<TMemoryBuffer> rbuf = std::make_shared<TMemoryBuffer>();  // observes input
   Protocol wprot{wbuf}, rprot{rbuf};
@@ -167,7 +170,7 @@ SerializerEntry reg_thrift_compact() {
        "thrift-compact",
        "Apache Thrift (C++, TCompactProtocol)",
        PACKAGE_VERSION,
-       {"binary", "schema-required", "copying-decode"},
+       {"binary", "schema-required", "copying-decode", "generated"},
        lib_footprint({"libthrift-0"})});
 }
 SerializerEntry reg_thrift_binary() {
@@ -176,7 +179,7 @@ SerializerEntry reg_thrift_binary() {
        "thrift-binary",
        "Apache Thrift (C++, TBinaryProtocol)",
        PACKAGE_VERSION,
-       {"binary", "schema-required", "copying-decode"},
+       {"binary", "schema-required", "copying-decode", "generated"},
        lib_footprint({"libthrift-0"})});
 }
 }  // namespace sb
