@@ -388,3 +388,94 @@ def test_crosscheck_and_transport_take_user_datasets(state: Path) -> None:
     bad = transport.Side("python", "fastavro")
     with pytest.raises(transport.TransportError, match="avro: \\$.big is uint64"):
         transport.transfer(bad, bad, specs, "events", "quick", 2, 0, timeout=30)
+
+
+# ---- one read of a stream ---------------------------------------------------------------
+
+
+def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    from serbench.userdata import reader
+
+    reads: list[int] = []
+    real_jsonl, real_csv = reader.iter_jsonl, reader.iter_csv
+
+    def jsonl(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return real_jsonl(*args, **kwargs)
+
+    def csv(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return real_csv(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "iter_jsonl", jsonl)
+    monkeypatch.setattr(reader, "iter_csv", csv)
+    return reads
+
+
+def test_streams_are_read_once_unless_the_types_change_values(
+    state: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads = _count_reads(monkeypatch)
+    path = tmp_path / "uniform.jsonl"
+    path.write_text(
+        '{"b": 1, "a": 2.5, "s": "x", "n": null, "l": [1, 2], "f": NaN, "o": {"k": true}}\n'
+        '{"b": 2, "a": 1e3, "s": "y", "n": null, "l": [], "f": -0.0, "o": {"k": false}}\n'
+    )
+    entry = userdata.add("uniform", path)
+    assert len(reads) == 1
+    items = _items(entry)["items"]
+    assert items[0] == {
+        "b": 1,
+        "a": 2.5,
+        "s": "x",
+        "n": None,
+        "l": [1, 2],
+        "f": "NaN",
+        "o": {"k": True},
+    }
+    assert items[1]["a"] == 1000.0 and json.dumps(items[1]["f"]) == "-0.0"
+    assert entry.meta["count"] == 2 and _items(entry)["count"] == 2
+    raw = Path(entry.descriptor()["data"]).read_bytes()
+    assert entry.meta["sha256"] == __import__("hashlib").sha256(raw).hexdigest()
+    assert entry.meta["bytes"] == len(raw)
+    assert entry.meta["source_sha256"] == userdata.file_sha256(path)  # hashed as read
+    # a field missing from one record: written as null, through a second read
+    reads.clear()
+    entry = userdata.add("events", FIX / "events.jsonl")
+    assert len(reads) == 2 and _items(entry)["items"][2]["child"] is None
+    assert entry.meta["source_sha256"] == userdata.file_sha256(FIX / "events.jsonl")
+    # integers beside floats become floats: a second read
+    reads.clear()
+    path.write_text('{"x": 1}\n{"x": 1.5}\n')
+    entry = userdata.add("mixednum", path)
+    assert len(reads) == 2
+    assert [json.dumps(i["x"]) for i in _items(entry)["items"]] == ["1.0", "1.5"]
+    # --as document and CSV
+    reads.clear()
+    entry = userdata.add("doc", FIX / "events.jsonl", as_="document")
+    assert _items(entry)["count"] == 1 and len(_items(entry)["items"][0]) == 3
+    reads.clear()
+    csv = tmp_path / "t.csv"
+    csv.write_text("a,b,c\n1,x,1.5\n2,y,NaN\n")
+    entry = userdata.add("t", csv)
+    assert len(reads) == 1
+    assert _items(entry)["items"] == [
+        {"a": 1, "b": "x", "c": 1.5},
+        {"a": 2, "b": "y", "c": "NaN"},
+    ]
+    csv.write_text("a,b\n1,x\n,2\n")  # b: text beside a number stays text
+    reads.clear()
+    entry = userdata.add("t", csv)
+    assert len(reads) == 2
+    assert _items(entry)["items"] == [{"a": 1, "b": "x"}, {"a": None, "b": "2"}]
+    csv.write_text("a\n1\n1e999\n")
+    with pytest.raises(UserDataError, match=r"t.csv:3:1: at \$.a number overflows a double"):
+        userdata.add("t", csv)
+
+
+def test_any_field_missing_from_some_records(state: Path, tmp_path: Path) -> None:
+    path = tmp_path / "anymiss.jsonl"
+    path.write_text('{"v": 1, "w": "a"}\n{"v": "x"}\n')
+    entry = userdata.add("anymiss", path)
+    assert dict(_types(entry)["types"]["Anymiss"]["record"])["v"] == "any"
+    assert _items(entry)["items"][1] == {"v": "x", "w": None}

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from serbench.userdata.errors import PathPart, ValueProblem
+from serbench.userdata.types import float_text
 
 _DUMPS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
@@ -39,6 +41,77 @@ def encode_item(item: Any) -> bytes:
         exc = ValueProblem("a lone surrogate (\\ud800-\\udfff) is not a Unicode scalar value")
         exc.parts = _surrogate(item, []) or []
         raise exc from None
+
+
+def _specials(v: Any) -> Any:
+    """NaN / Infinity literals (reader.Literal, a float) as their canonical strings."""
+    if isinstance(v, float):
+        return float_text(v)
+    if isinstance(v, list):
+        return [_specials(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _specials(x) for k, x in v.items()}
+    return v
+
+
+def encode_raw(item: Any) -> bytes:
+    """A value as read, whatever its type turns out to be: integers stay integers, floats
+    floats, NaN and the infinities their strings (the canonical form of float64)."""
+    try:
+        return encode_item(item)
+    except ValueError as exc:
+        if isinstance(exc, ValueProblem):
+            raise
+        return encode_item(_specials(item))
+
+
+def header(name: str, framing: str, count: int) -> bytes:
+    head = {
+        "format": "serbench-dataset",
+        "version": 1,
+        "name": name,
+        "scenario": "user",
+        "scale": "user",
+        "framing": framing,
+        "count": count,
+    }
+    return _DUMPS(head)[:-1].encode() + b',"items":['
+
+
+class Body:
+    """The items of a canonical file, written before their count is known; ``finish``
+    puts the envelope around them (one copy of the body, hashed on the way)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file = path.open("wb", buffering=1 << 20)
+        self.items = 0
+
+    def item(self, blob: bytes) -> None:
+        self.file.write(b"," + blob if self.items else blob)
+        self.items += 1
+
+    def raw(self, blob: bytes) -> None:
+        self.file.write(blob)
+
+    def close(self) -> None:
+        self.file.close()
+
+    def finish(self, target: Path, name: str, framing: str, count: int) -> tuple[int, str]:
+        """Write ``target``; (bytes, sha256). The body file is removed."""
+        self.close()
+        sha = hashlib.sha256()
+        size = 0
+        with target.open("wb") as out, self.path.open("rb") as body:
+            chunks = iter(lambda: body.read(1 << 20), b"")
+            for blob in itertools.chain((header(name, framing, count),), chunks):
+                sha.update(blob)
+                out.write(blob)
+                size += len(blob)
+            sha.update(b"]}")
+            out.write(b"]}")
+        self.path.unlink()
+        return size + 2, sha.hexdigest()
 
 
 class CanonicalWriter:

@@ -55,7 +55,7 @@ class Summary:
         "items",
         "objects",
         "fields",
-        "present",
+        "absent",
         "values",
     )
 
@@ -66,7 +66,7 @@ class Summary:
         self.lists = self.objects = 0
         self.items: Summary | None = None
         self.fields: dict[str, Summary] | None = {}  # None: the objects are a map
-        self.present: dict[str, int] = {}
+        self.absent: dict[str, int] = {}  # per field: the objects without it
         self.values: Summary | None = None  # the map's values
 
     def add(self, v: Any, depth: int = 0) -> None:
@@ -110,35 +110,55 @@ class Summary:
     def _add_object(self, v: dict[str, Any], depth: int) -> None:
         fields = self.fields
         if fields is not None:
-            for k in v:
-                if k not in fields:
-                    if len(fields) >= MAX_FIELDS or not IDENTIFIER.match(k):
-                        self._become_map()
-                        break
-                    fields[k] = Summary()
-                    self.present[k] = 0
+            if not v.keys() <= fields.keys():
+                for k in v:
+                    if k not in fields:
+                        if len(fields) >= MAX_FIELDS or not IDENTIFIER.match(k):
+                            self._become_map()
+                            break
+                        fields[k] = Summary()
+                        self.absent[k] = self.objects - 1  # the objects before this one
+            if self.fields is not None and len(v) < len(fields):
+                absent = self.absent
+                for k in fields:
+                    if k not in v:
+                        absent[k] += 1
         if self.fields is None:
             if self.values is None:
                 self.values = Summary()
+            values = self.values
             for k, x in v.items():
                 try:
-                    self.values.add(x, depth + 1)
+                    values.add(x, depth + 1)
                 except ValueProblem as exc:
                     raise exc.at(k) from None
             return
-        present, fields = self.present, self.fields
         for k, x in v.items():
-            present[k] += 1
-            try:
-                fields[k].add(x, depth + 1)
-            except ValueProblem as exc:
-                raise exc.at(k) from None
+            f = fields[k]  # type: ignore[index]
+            t = type(x)
+            if t is str:  # the common scalars inline: this loop is most of the inference
+                f.strings += 1
+            elif t is bool:
+                f.bools += 1
+            elif x is None:
+                f.nulls += 1
+            elif t is int:
+                f.ints += 1
+                if f.lo is None or x < f.lo:
+                    f.lo = x
+                if f.hi is None or x > f.hi:
+                    f.hi = x
+            else:
+                try:
+                    f.add(x, depth + 1)
+                except ValueProblem as exc:
+                    raise exc.at(k) from None
 
     def _become_map(self) -> None:
         merged = self.values or Summary()
         for s in (self.fields or {}).values():
             merged.merge(s)
-        self.values, self.fields, self.present = merged, None, {}
+        self.values, self.fields, self.absent = merged, None, {}
 
     def merge(self, o: Summary) -> None:
         self.nulls += o.nulls
@@ -154,15 +174,18 @@ class Summary:
             if self.items is None:
                 self.items = Summary()
             self.items.merge(o.items)
-        self.objects += o.objects
+        before, self.objects = self.objects, self.objects + o.objects
         if o.objects:
             if self.fields is not None and o.fields is not None:
                 for k, s in o.fields.items():
                     if k not in self.fields:
                         self.fields[k] = Summary()
-                        self.present[k] = 0
+                        self.absent[k] = before
                     self.fields[k].merge(s)
-                    self.present[k] += o.present[k]
+                    self.absent[k] += o.absent[k]
+                for k in self.fields:
+                    if k not in o.fields:
+                        self.absent[k] += o.objects
                 if len(self.fields) > MAX_FIELDS:
                     self._become_map()
             else:
@@ -182,10 +205,35 @@ class Summary:
             self.bools += 1
         elif _CSV_INT.match(raw):
             self.add(int(raw))
-        elif _CSV_FLOAT.match(raw) or raw in ("NaN", "Infinity", "-Infinity"):
+        elif _CSV_FLOAT.match(raw):
+            if float(raw) in _INFINITIES:
+                raise ValueProblem("number overflows a double")
+            self.floats += 1
+        elif raw in ("NaN", "Infinity", "-Infinity"):
             self.floats += 1
         else:
             self.strings += 1
+
+
+def needs_conversion(s: Summary, csv: bool = False) -> bool:
+    """Whether the inferred types change any value written as read: a record field missing
+    from some records (written as null), integers beside floats (float64: written as
+    floats; ``any``: a NaN there is an error the converter locates), CSV text beside
+    numbers, bools or empty cells (a string column keeps the text)."""
+    kinds = sum(1 for n in (s.bools, s.ints, s.floats, s.strings, s.lists, s.objects) if n)
+    if s.floats and kinds > 1:
+        return True
+    if csv and s.strings and (s.nulls or kinds > 1):
+        return True
+    if s.items is not None and needs_conversion(s.items, csv):
+        return True
+    if s.values is not None and needs_conversion(s.values, csv):
+        return True
+    if s.fields:
+        for k, f in s.fields.items():
+            if s.absent[k] or needs_conversion(f, csv):
+                return True
+    return False
 
 
 class _Namer:
@@ -277,7 +325,7 @@ def _type(s: Summary, hint: str, namer: _Namer, csv: bool) -> Type:
         fields: list[tuple[str, Type]] = []
         for k, fs in s.fields.items():
             ft = _type(fs, k, namer, csv)
-            if s.present[k] < s.objects and not isinstance(ft, Optional) and ft != Prim("null"):
+            if s.absent[k] and not isinstance(ft, Optional) and ft != Prim("null"):
                 ft = Optional(ft) if ft != Prim("any") else ft
             fields.append((k, ft))
         t = namer.record(hint, fields)

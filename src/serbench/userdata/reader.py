@@ -211,9 +211,12 @@ def _decode_utf8(raw: bytes, file: str, line: int) -> str:
         ) from None
 
 
-def read_document(path: Path) -> tuple[Any, str]:
-    """A .json file: its value and its text (kept to locate later errors)."""
+def read_document(path: Path, digest: Any = None) -> tuple[Any, str]:
+    """A .json file: its value and its text (kept to locate later errors); ``digest`` (a
+    hashlib object) is updated with the file's bytes."""
     raw = path.read_bytes()
+    if digest is not None:
+        digest.update(raw)
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     text = _decode_utf8(raw, str(path), 1)
@@ -241,12 +244,15 @@ def count_lines(path: Path) -> int:
     return n
 
 
-def iter_jsonl(path: Path, keep: set[int] | None = None) -> Iterator[Record]:
-    """Every record; with ``keep``, only the records at those indices are parsed."""
+def iter_jsonl(path: Path, keep: set[int] | None = None, digest: Any = None) -> Iterator[Record]:
+    """Every record; with ``keep``, only the records at those indices are parsed;
+    ``digest`` (a hashlib object) is updated with every line read."""
     file = str(path)
     index = 0
     with path.open("rb") as f:
         for number, raw in enumerate(f, 1):
+            if digest is not None:
+                digest.update(raw)
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             if not raw.strip():
@@ -257,9 +263,11 @@ def iter_jsonl(path: Path, keep: set[int] | None = None) -> Iterator[Record]:
             index += 1
 
 
-def _decoded_lines(path: Path) -> Iterator[str]:
+def _decoded_lines(path: Path, digest: Any = None) -> Iterator[str]:
     with path.open("rb") as f:
         for number, raw in enumerate(f, 1):
+            if digest is not None:
+                digest.update(raw)
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             yield _decode_utf8(raw, str(path), number)
@@ -271,8 +279,10 @@ def csv_header(path: Path) -> list[str]:
     raise UserDataError(str(path), "the file is empty", 1, 1)
 
 
-def _csv_rows(path: Path, header_only: bool = False) -> Iterator[tuple[int, list[str]]]:
-    reader = csv.reader(_decoded_lines(path), strict=True)
+def _csv_rows(
+    path: Path, header_only: bool = False, digest: Any = None
+) -> Iterator[tuple[int, list[str]]]:
+    reader = csv.reader(_decoded_lines(path, digest), strict=True)
     try:
         start = 1
         for row in reader:
@@ -284,11 +294,11 @@ def _csv_rows(path: Path, header_only: bool = False) -> Iterator[tuple[int, list
         raise UserDataError(str(path), f"malformed CSV: {exc}", reader.line_num) from None
 
 
-def iter_csv(path: Path) -> Iterator[Record]:
+def iter_csv(path: Path, digest: Any = None) -> Iterator[Record]:
     """Rows as records keyed by the header; every cell a string (typed later)."""
     file = str(path)
     header: list[str] | None = None
-    for line, row in _csv_rows(path):
+    for line, row in _csv_rows(path, digest=digest):
         if header is None:
             header = row
             seen: set[str] = set()

@@ -1,8 +1,9 @@
 """`serbench datasets add`: read, infer (or apply --types), write, generate schemas, register.
 
 Everything is built in a temporary folder under the registry and renamed into place at
-the end, so an error leaves nothing behind. JSON Lines and CSV are read twice (types,
-then the canonical file), one record at a time; nothing holds the whole file.
+the end, so an error leaves nothing behind. JSON Lines and CSV are read once, one
+record at a time (types inferred while the canonical file is written; a second read only
+where the inferred types change the canonical form); nothing holds the whole file.
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ from pathlib import Path
 from typing import Any
 
 from serbench.userdata import reader
-from serbench.userdata.canonical import CanonicalWriter, encode_item
+from serbench.userdata.canonical import Body, CanonicalWriter, encode_item, encode_raw
 from serbench.userdata.errors import UserDataError, ValueProblem, format_path
-from serbench.userdata.infer import Summary, infer
+from serbench.userdata.infer import Summary, infer, needs_conversion
 from serbench.userdata.registry import META, Entry, folder_of, registry_dir, validate_name
 from serbench.userdata.schemas import identifier, write_schemas
-from serbench.userdata.types import ListOf, Types, TypesFileError, converter, load_types
+from serbench.userdata.types import (
+    ListOf,
+    Types,
+    TypesFileError,
+    converter,
+    csv_scalar,
+    load_types,
+)
 
 AS_CHOICES = ("document", "stream")
 
@@ -71,8 +79,11 @@ class _Source:
         self.text = ""
         self.keep: set[int] | None = None
         self.total = 0
+        self.digest = hashlib.sha256()  # of the file, while it is read in full
+        self.hashed = False
         if self.kind == "json":
-            self.doc, self.text = reader.read_document(path)
+            self.doc, self.text = reader.read_document(path, self.digest)
+            self.hashed = True
             if framing == "stream":
                 if not isinstance(self.doc, list):
                     raise UserDataError(str(path), "--as stream needs a top-level array", 1, 1, "$")
@@ -115,20 +126,27 @@ class _Source:
                 if self.keep is None or i in self.keep:
                     yield i, v, self._locator_doc(i)
             return
+        digest = None if self.hashed else self.digest
         if self.kind == "jsonl":
             if validate_all or self.keep is None:
-                for i, rec in enumerate(reader.iter_jsonl(self.path)):
+                for i, rec in enumerate(reader.iter_jsonl(self.path, digest=digest)):
                     if self.keep is None or i in self.keep:
                         yield i, rec.value, self._locator_line(rec)
+                self.hashed = True
             else:
                 chosen = sorted(self.keep)
                 for i, rec in zip(chosen, reader.iter_jsonl(self.path, self.keep), strict=True):
                     yield i, rec.value, self._locator_line(rec)
             return
         header = reader.csv_header(self.path)
-        for i, rec in enumerate(reader.iter_csv(self.path)):
+        for i, rec in enumerate(reader.iter_csv(self.path, digest)):
             if self.keep is None or i in self.keep:
                 yield i, rec.value, self._locator_csv(rec, header)
+        self.hashed = True
+
+    def sha256(self) -> str:
+        """The file's sha256: from the full read if there was one, else read for it."""
+        return self.digest.hexdigest() if self.hashed else file_sha256(self.path)
 
     def _locator_doc(self, index: int | None) -> Callable[[ValueProblem], UserDataError]:
         def locate(exc: ValueProblem) -> UserDataError:
@@ -174,13 +192,7 @@ def _infer(src: _Source, name: str) -> Types:
     for _, value, locate in src.records(validate_all=True):
         try:
             if src.csv:
-                for k, cell in value.items():
-                    if top.fields is not None and k not in top.fields:
-                        top.fields[k] = Summary()
-                        top.present[k] = 0
-                    top.present[k] += 1
-                    top.fields[k].add_csv(cell)  # type: ignore[index]
-                top.objects += 1
+                _add_csv_row(top, value)
             else:
                 top.add(value)
         except ValueProblem as exc:
@@ -195,7 +207,7 @@ def _infer(src: _Source, name: str) -> Types:
 
 
 def _write(src: _Source, types: Types, name: str, target: Path) -> tuple[int, int, str]:
-    """Write the canonical file; (count, bytes, sha256)."""
+    """Write the canonical file with known types, in one pass; (count, bytes, sha256)."""
     if src.framing == "single" and src.kind == "json":
         with CanonicalWriter(target, name, "single", 1) as w:
             try:
@@ -213,36 +225,88 @@ def _write(src: _Source, types: Types, name: str, target: Path) -> tuple[int, in
         convert = converter(types.message.of, src.csv)
     else:
         convert = converter(types.message, src.csv)
-    count = len(src.keep) if src.keep is not None else sum(1 for _ in _count(src))
-    framing_count = 1 if src.framing == "single" else count
-    with CanonicalWriter(target, name, src.framing, framing_count) as w:
-        if src.framing == "single":
-            w.raw(b"[")
-        n = 0
+    body = Body(target.with_suffix(".body"))
+    try:
         for _, value, locate in src.records(validate_all=False):
             try:
-                blob = convert(value)
-                if src.framing == "single":
-                    w.raw((b"," if n else b"") + encode_item(blob))
-                else:
-                    w.item(blob)
+                body.item(encode_item(convert(value)))
             except ValueProblem as exc:
                 raise locate(exc) from None
-            n += 1
-        if src.framing == "single":
-            w.raw(b"]")
-    if n == 0:
+    finally:
+        body.close()
+    return _finish(src, body, name, target)
+
+
+def _finish(src: _Source, body: Body, name: str, target: Path) -> tuple[int, int, str]:
+    count = body.items
+    if count == 0:
         raise UserDataError(str(src.path), "no records")
-    return count, w.size, w.sha256
+    if src.framing == "single":  # the records as one list: one message
+        framed = target.with_suffix(".list")
+        with framed.open("wb") as out, body.path.open("rb") as items:
+            out.write(b"[")
+            shutil.copyfileobj(items, out, 1 << 20)
+            out.write(b"]")
+        framed.replace(body.path)
+        size, sha = body.finish(target, name, "single", 1)
+        return count, size, sha
+    size, sha = body.finish(target, name, "stream", count)
+    return count, size, sha
 
 
-def _count(src: _Source) -> Iterator[None]:
-    if src.kind == "json":
-        yield from (None for _ in src.doc)
-    elif src.kind == "jsonl":
-        yield from (None for _ in range(reader.count_lines(src.path)))
+def _infer_and_write(src: _Source, name: str, target: Path) -> tuple[Types, int, int, str]:
+    """Streams (JSON Lines, CSV) in one read: each record is validated, summarized and
+    written as read (integers and floats keep their kind; the types do not change the
+    canonical form). Only when the types do (a record field missing from some records is
+    written as null, integers at a float64 position become floats, CSV text in a string
+    column stays text) is the file read a second time, through the converter."""
+    top = Summary()
+    body = Body(target.with_suffix(".body"))
+    csv_row = _csv_raw if src.csv else None
+    try:
+        for i, value, locate in src.records(validate_all=True):
+            try:
+                if csv_row is not None:
+                    _add_csv_row(top, value)
+                    value = csv_row(value)
+                else:
+                    top.add(value)
+                if src.keep is None or i in src.keep:
+                    body.item(encode_raw(value))
+            except ValueProblem as exc:
+                raise locate(exc) from None
+    finally:
+        body.close()
+    if top.objects + top.lists + top.ints + top.floats + top.strings + top.bools + top.nulls == 0:
+        body.path.unlink()
+        raise UserDataError(str(src.path), "no records")
+    if src.framing == "single":
+        root = Summary()
+        root.lists, root.items = 1, top
+        types = infer(root, _hint(name), csv=src.csv)
     else:
-        yield from (None for _ in reader.iter_csv(src.path))
+        types = infer(top, _hint(name), csv=src.csv)
+    if needs_conversion(top, src.csv):
+        body.path.unlink()
+        return (types, *_write(src, types, name, target))
+    return (types, *_finish(src, body, name, target))
+
+
+def _add_csv_row(top: Summary, row: dict[str, str]) -> None:
+    fields = top.fields
+    for k, cell in row.items():
+        if fields is not None and k not in fields:
+            fields[k] = Summary()
+            top.absent[k] = top.objects
+        try:
+            fields[k].add_csv(cell)  # type: ignore[index]
+        except ValueProblem as exc:
+            raise exc.at(k) from None
+    top.objects += 1
+
+
+def _csv_raw(row: dict[str, str]) -> dict[str, Any]:
+    return {k: csv_scalar(cell) for k, cell in row.items()}
 
 
 def add(
@@ -274,9 +338,12 @@ def add(
     tmp.mkdir()
     try:
         src = _Source(file, framing, sample)
-        types = declared or _infer(src, name)
         canonical_tmp = tmp / "canonical.tmp"
-        count, size, sha = _write(src, types, name, canonical_tmp)
+        if declared is None and src.kind != "json":
+            types, count, size, sha = _infer_and_write(src, name, canonical_tmp)
+        else:
+            types = declared or _infer(src, name)
+            count, size, sha = _write(src, types, name, canonical_tmp)
         canonical = f"{name}.{sha[:16]}.json"
         canonical_tmp.rename(tmp / canonical)
         (tmp / f"{name}.types.json").write_text(_types_text(types))
@@ -284,7 +351,7 @@ def add(
         meta = {
             "name": name,
             "source": str(file),
-            "source_sha256": file_sha256(file),
+            "source_sha256": src.sha256(),
             "source_bytes": file.stat().st_size,
             "options": {
                 "as": as_,

@@ -276,7 +276,7 @@ def _any(v: Any) -> Any:
     return v
 
 
-def _csv_scalar(raw: str) -> Any:
+def csv_scalar(raw: str) -> Any:
     if raw == "":
         return None
     if raw in ("true", "false"):
@@ -290,7 +290,7 @@ def _csv_scalar(raw: str) -> Any:
 
 def _prim(name: str, csv: bool) -> Converter:  # noqa: C901 - one branch per primitive
     if name == "any":
-        return (lambda v: _any(_csv_scalar(v))) if csv else _any
+        return (lambda v: _any(csv_scalar(v))) if csv else _any
     if name == "null":
 
         def null(v: Any) -> None:
@@ -425,7 +425,7 @@ def converter(t: Type, csv: bool = False) -> Converter:
 
     def bind() -> None:  # late: records may be referenced before their fields are known
         for k, ft in t.fields:
-            nullable = isinstance(ft, Optional) or ft == Prim("null")
+            nullable = isinstance(ft, Optional) or ft in (Prim("null"), Prim("any"))
             # strings and bools need no conversion: checked inline, the common case
             fast = {"string": str, "bool": bool}.get(str(ft)) if not csv else None
             fields.append((k, converter(ft, csv), nullable, fast))
