@@ -439,10 +439,10 @@ def test_streams_are_read_once_unless_the_types_change_values(
     assert entry.meta["sha256"] == __import__("hashlib").sha256(raw).hexdigest()
     assert entry.meta["bytes"] == len(raw)
     assert entry.meta["source_sha256"] == userdata.file_sha256(path)  # hashed as read
-    # a field missing from one record: written as null, through a second read
+    # a field missing from one record: written as null, still in one read
     reads.clear()
     entry = userdata.add("events", FIX / "events.jsonl")
-    assert len(reads) == 2 and _items(entry)["items"][2]["child"] is None
+    assert len(reads) == 1 and _items(entry)["items"][2]["child"] is None
     assert entry.meta["source_sha256"] == userdata.file_sha256(FIX / "events.jsonl")
     # integers beside floats become floats: a second read
     reads.clear()
@@ -479,3 +479,48 @@ def test_any_field_missing_from_some_records(state: Path, tmp_path: Path) -> Non
     entry = userdata.add("anymiss", path)
     assert dict(_types(entry)["types"]["Anymiss"]["record"])["v"] == "any"
     assert _items(entry)["items"][1] == {"v": "x", "w": None}
+
+
+def test_missing_fields_are_filled_in_one_read(
+    state: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads = _count_reads(monkeypatch)
+    path = tmp_path / "late.jsonl"
+    # "b" first appears in the third record, "c" inside a nested record of the fourth
+    path.write_text(
+        '{"a": 1, "o": {"x": 1}}\n{"a": 2, "o": {"x": 2}}\n{"a": 3, "b": "s", "o": {"x": 3}}\n'
+        '{"a": 4, "o": {"x": 4, "c": true}}\n{"a": 5, "b": "t", "o": {"x": 5}}\n'
+    )
+    entry = userdata.add("late", path)
+    assert len(reads) == 1
+    fields = dict(_types(entry)["types"]["Late"]["record"])
+    assert fields == {"a": "int32", "o": "O", "b": "optional<string>"}
+    assert [sorted(i.items()) for i in _items(entry)["items"]] == [
+        sorted({"a": a, "b": b, "o": {"x": a, "c": c}}.items())
+        for a, b, c in ((1, None, None), (2, None, None), (3, "s", None), (4, None, True))
+    ] + [sorted({"a": 5, "b": "t", "o": {"x": 5, "c": None}}.items())]
+    raw = Path(entry.descriptor()["data"]).read_bytes()
+    assert entry.meta["sha256"] == __import__("hashlib").sha256(raw).hexdigest()
+    for serializer in ("protobuf", "fastavro", "msgpack"):
+        assert _prepare(entry, serializer)["status"] == "ok", serializer
+    # the same as one document: one list
+    reads.clear()
+    entry = userdata.add("latedoc", path, as_="document")
+    assert len(reads) == 1
+    (doc,) = _items(entry)["items"]
+    assert [r["b"] for r in doc] == [None, None, "s", None, "t"]
+    # objects that turn out to be a map (too many keys) get no filled-in nulls: second read
+    reads.clear()
+    wide = {f"k{i}": i for i in range(70)}
+    path.write_text(
+        json.dumps({"m": {"k0": 0, "k1": 1}})
+        + "\n"
+        + json.dumps({"m": {"k0": 0}})
+        + "\n"
+        + json.dumps({"m": wide})
+        + "\n"
+    )
+    entry = userdata.add("wide", path)
+    assert len(reads) == 2
+    assert dict(_types(entry)["types"]["Wide"]["record"]) == {"m": "map<string,int32>"}
+    assert _items(entry)["items"][1] == {"m": {"k0": 0}}

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -79,8 +79,9 @@ def header(name: str, framing: str, count: int) -> bytes:
 
 
 class Body:
-    """The items of a canonical file, written before their count is known; ``finish``
-    puts the envelope around them (one copy of the body, hashed on the way)."""
+    """The items of a canonical file, written before their count is known, one a line
+    (a canonical item never holds a newline byte: JSON escapes it in strings); ``finish``
+    puts the envelope around them, commas between them, hashed on the way."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -88,30 +89,50 @@ class Body:
         self.items = 0
 
     def item(self, blob: bytes) -> None:
-        self.file.write(b"," + blob if self.items else blob)
+        self.file.write(blob + b"\n")
         self.items += 1
-
-    def raw(self, blob: bytes) -> None:
-        self.file.write(blob)
 
     def close(self) -> None:
         self.file.close()
 
-    def finish(self, target: Path, name: str, framing: str, count: int) -> tuple[int, str]:
-        """Write ``target``; (bytes, sha256). The body file is removed."""
+    def finish(
+        self,
+        target: Path,
+        name: str,
+        framing: str,
+        count: int,
+        fix: Callable[[Any], Any] | None = None,
+        upto: int = 0,
+        as_list: bool = False,
+    ) -> tuple[int, str]:
+        """Write ``target``; (bytes, sha256). ``fix`` rewrites the first ``upto`` items
+        (read back from the body); ``as_list``: the items are one message, a list."""
         self.close()
         sha = hashlib.sha256()
         size = 0
-        with target.open("wb") as out, self.path.open("rb") as body:
-            chunks = iter(lambda: body.read(1 << 20), b"")
-            for blob in itertools.chain((header(name, framing, count),), chunks):
-                sha.update(blob)
-                out.write(blob)
-                size += len(blob)
-            sha.update(b"]}")
-            out.write(b"]}")
+
+        def emit(blob: bytes) -> None:
+            nonlocal size
+            sha.update(blob)
+            out.write(blob)
+            size += len(blob)
+
+        with target.open("wb") as out, self.path.open("rb", buffering=1 << 20) as body:
+            emit(header(name, framing, count))
+            if as_list:
+                emit(b"[")
+            for i in range(min(upto, self.items) if fix is not None else 0):
+                last = i == self.items - 1
+                emit(encode_item(fix(json.loads(body.readline()))) + (b"" if last else b","))
+            carry = b""  # the separator after the last item is dropped
+            for chunk in iter(lambda: body.read(1 << 20), b""):
+                emit(carry + chunk[:-1].replace(b"\n", b","))
+                carry = b"," if chunk.endswith(b"\n") else chunk[-1:]
+            if as_list:
+                emit(b"]")
+            emit(b"]}")
         self.path.unlink()
-        return size + 2, sha.hexdigest()
+        return size, sha.hexdigest()
 
 
 class CanonicalWriter:

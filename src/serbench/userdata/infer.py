@@ -18,7 +18,7 @@ Rules (each deliberate, all overridable with --types):
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from serbench.userdata.errors import MAX_DEPTH, ValueProblem
 from serbench.userdata.types import (
@@ -57,7 +57,13 @@ class Summary:
         "fields",
         "absent",
         "values",
+        "filled",
     )
+    # Counters over all summaries: fields that appeared after objects without them
+    # (``late``: objects written earlier lack their null), and summaries that became maps
+    # after nulls were filled into their objects (``unsafe``: those nulls are wrong).
+    late: ClassVar[int] = 0
+    unsafe: ClassVar[int] = 0
 
     def __init__(self) -> None:
         self.nulls = self.bools = self.ints = self.floats = self.strings = 0
@@ -68,6 +74,7 @@ class Summary:
         self.fields: dict[str, Summary] | None = {}  # None: the objects are a map
         self.absent: dict[str, int] = {}  # per field: the objects without it
         self.values: Summary | None = None  # the map's values
+        self.filled = False  # missing fields were filled into objects as null
 
     def add(self, v: Any, depth: int = 0) -> None:
         t = type(v)
@@ -109,6 +116,7 @@ class Summary:
 
     def _add_object(self, v: dict[str, Any], depth: int) -> None:
         fields = self.fields
+        missing: list[str] = []
         if fields is not None:
             if not v.keys() <= fields.keys():
                 for k in v:
@@ -118,11 +126,14 @@ class Summary:
                             break
                         fields[k] = Summary()
                         self.absent[k] = self.objects - 1  # the objects before this one
+                        if self.objects > 1:
+                            Summary.late += 1
             if self.fields is not None and len(v) < len(fields):
                 absent = self.absent
                 for k in fields:
                     if k not in v:
                         absent[k] += 1
+                        missing.append(k)
         if self.fields is None:
             if self.values is None:
                 self.values = Summary()
@@ -153,8 +164,14 @@ class Summary:
                     f.add(x, depth + 1)
                 except ValueProblem as exc:
                     raise exc.at(k) from None
+        if missing:  # a missing field is written as null: filled in as the record is read
+            for k in missing:
+                v[k] = None
+            self.filled = True
 
     def _become_map(self) -> None:
+        if self.filled:
+            Summary.unsafe += 1
         merged = self.values or Summary()
         for s in (self.fields or {}).values():
             merged.merge(s)
@@ -216,10 +233,10 @@ class Summary:
 
 
 def needs_conversion(s: Summary, csv: bool = False) -> bool:
-    """Whether the inferred types change any value written as read: a record field missing
-    from some records (written as null), integers beside floats (float64: written as
-    floats; ``any``: a NaN there is an error the converter locates), CSV text beside
-    numbers, bools or empty cells (a string column keeps the text)."""
+    """Whether the inferred types change any value written as read: integers beside floats
+    (float64: written as floats; ``any``: a NaN there is an error the converter locates),
+    CSV text beside numbers, bools or empty cells (a string column keeps the text).
+    Missing record fields are not among them: Summary fills them in as null."""
     kinds = sum(1 for n in (s.bools, s.ints, s.floats, s.strings, s.lists, s.objects) if n)
     if s.floats and kinds > 1:
         return True
@@ -230,8 +247,8 @@ def needs_conversion(s: Summary, csv: bool = False) -> bool:
     if s.values is not None and needs_conversion(s.values, csv):
         return True
     if s.fields:
-        for k, f in s.fields.items():
-            if s.absent[k] or needs_conversion(f, csv):
+        for f in s.fields.values():
+            if needs_conversion(f, csv):
                 return True
     return False
 

@@ -237,32 +237,39 @@ def _write(src: _Source, types: Types, name: str, target: Path) -> tuple[int, in
     return _finish(src, body, name, target)
 
 
-def _finish(src: _Source, body: Body, name: str, target: Path) -> tuple[int, int, str]:
+def _finish(
+    src: _Source,
+    body: Body,
+    name: str,
+    target: Path,
+    fix: Callable[[Any], Any] | None = None,
+    upto: int = 0,
+) -> tuple[int, int, str]:
     count = body.items
     if count == 0:
+        body.close()
+        body.path.unlink()
         raise UserDataError(str(src.path), "no records")
     if src.framing == "single":  # the records as one list: one message
-        framed = target.with_suffix(".list")
-        with framed.open("wb") as out, body.path.open("rb") as items:
-            out.write(b"[")
-            shutil.copyfileobj(items, out, 1 << 20)
-            out.write(b"]")
-        framed.replace(body.path)
-        size, sha = body.finish(target, name, "single", 1)
-        return count, size, sha
-    size, sha = body.finish(target, name, "stream", count)
+        size, sha = body.finish(target, name, "single", 1, fix, upto, as_list=True)
+    else:
+        size, sha = body.finish(target, name, "stream", count, fix, upto)
     return count, size, sha
 
 
 def _infer_and_write(src: _Source, name: str, target: Path) -> tuple[Types, int, int, str]:
     """Streams (JSON Lines, CSV) in one read: each record is validated, summarized and
     written as read (integers and floats keep their kind; the types do not change the
-    canonical form). Only when the types do (a record field missing from some records is
-    written as null, integers at a float64 position become floats, CSV text in a string
-    column stays text) is the file read a second time, through the converter."""
+    canonical form). A record missing fields that earlier records had gets them as null
+    on the way (Summary); the few records written before a field first appeared are
+    rewritten from the canonical body at the end. Only when the types change values
+    (integers beside floats become floats, CSV text beside numbers stays text) is the
+    file read a second time, through the converter."""
     top = Summary()
     body = Body(target.with_suffix(".body"))
     csv_row = _csv_raw if src.csv else None
+    late0, unsafe0 = Summary.late, Summary.unsafe
+    upto = 0  # the records written before the last field that appeared late
     try:
         for i, value, locate in src.records(validate_all=True):
             try:
@@ -270,7 +277,10 @@ def _infer_and_write(src: _Source, name: str, target: Path) -> tuple[Types, int,
                     _add_csv_row(top, value)
                     value = csv_row(value)
                 else:
+                    late = Summary.late
                     top.add(value)
+                    if Summary.late != late:
+                        upto = body.items
                 if src.keep is None or i in src.keep:
                     body.item(encode_raw(value))
             except ValueProblem as exc:
@@ -286,10 +296,15 @@ def _infer_and_write(src: _Source, name: str, target: Path) -> tuple[Types, int,
         types = infer(root, _hint(name), csv=src.csv)
     else:
         types = infer(top, _hint(name), csv=src.csv)
-    if needs_conversion(top, src.csv):
+    if needs_conversion(top, src.csv) or Summary.unsafe != unsafe0:
         body.path.unlink()
         return (types, *_write(src, types, name, target))
-    return (types, *_finish(src, body, name, target))
+    if Summary.late == late0:
+        upto = 0
+    message = types.message
+    if src.framing == "single" and isinstance(message, ListOf):
+        message = message.of
+    return (types, *_finish(src, body, name, target, converter(message), upto))
 
 
 def _add_csv_row(top: Summary, row: dict[str, str]) -> None:
