@@ -6,7 +6,10 @@ how often one run's 95% interval contains another run's headline.
     .venv/bin/python benchmarks/identical_runs.py --runs 8 --json out.json
 
 It drives the CLI only (`serbench run`, `serbench report --format json`), so it measures
-any checkout: `--serbench "python -m serbench"` with PYTHONPATH pointing at another tree.
+any checkout; `--baseline-tree DIR` alternates every run with the same run of another
+checkout (its runners built), so that both versions face the same machine:
+
+    .venv/bin/python benchmarks/identical_runs.py --runs 8 --baseline-tree /tmp/before
 Spread is half the range relative to the centre, ±(max - min) / (max + min); coverage counts
 ordered pairs of runs (i, j), i != j, where run i's interval contains run j's headline (an
 honest 95% interval does so about 83% of the time: both headlines vary).
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -44,19 +48,28 @@ ESTIMATORS = [
 ]
 
 
-def one_run(serbench: list[str], args: argparse.Namespace, db: Path) -> dict[str, Any]:
+def one_run(
+    serbench: list[str], args: argparse.Namespace, db: Path, tree: Path | None = None
+) -> dict[str, Any]:
+    env = dict(os.environ)
+    if tree is not None:  # another checkout: its package and its runners
+        env["PYTHONPATH"] = str(tree / "src")
+        env["SERBENCH_HOME"] = str(db.parent / "baseline-home")
     cmd = [*serbench, "run", "--db", str(db)]
     for s in args.serializer:
         cmd += ["-s", s]
     for d in args.dataset:
         cmd += ["-d", d]
     cmd += args.extra
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    cwd = tree or Path.cwd()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
     out = subprocess.run(
         [*serbench, "report", "--format", "json", "--db", str(db)],
         check=True,
         capture_output=True,
         text=True,
+        env=env,
+        cwd=cwd,
     ).stdout
     return json.loads(out)
 
@@ -131,22 +144,35 @@ def main() -> None:
     ap.add_argument("-d", "--dataset", action="append", default=None)
     ap.add_argument("--serbench", default=f"{sys.executable} -m serbench")
     ap.add_argument("--json", type=Path, help="also write every run's estimates here")
+    ap.add_argument("--baseline-tree", type=Path, help="alternate with this checkout's runs")
     ap.add_argument("extra", nargs="*", help="more `serbench run` options, after --")
     args = ap.parse_args()
     args.serializer = args.serializer or SELECTION
     args.dataset = args.dataset or DATASETS
     serbench = shlex.split(args.serbench)
-    runs, seconds = [], []
+    versions = {"this tree": None} | (
+        {f"baseline {args.baseline_tree}": args.baseline_tree.resolve()}
+        if args.baseline_tree
+        else {}
+    )
+    runs: dict[str, list[dict[str, Any]]] = {v: [] for v in versions}
+    seconds: dict[str, list[float]] = {v: [] for v in versions}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.runs):
-            t0 = time.monotonic()
-            runs.append(cells(one_run(serbench, args, Path(tmp) / f"run{i}.sqlite")))
-            seconds.append(time.monotonic() - t0)
-            print(f"run {i + 1}/{args.runs}: {seconds[-1]:.0f} s", file=sys.stderr)
-    rows = summarize(runs)
-    print_table(rows, seconds)
+            for name, tree in versions.items():
+                t0 = time.monotonic()
+                db = Path(tmp) / f"{len(runs[name])}-{'b' if tree else 'a'}.sqlite"
+                runs[name].append(cells(one_run(serbench, args, db, tree)))
+                seconds[name].append(time.monotonic() - t0)
+                print(f"{name} run {i + 1}/{args.runs}: {seconds[name][-1]:.0f} s", file=sys.stderr)
+    out = {}
+    for name in versions:
+        rows = summarize(runs[name])
+        print(f"\n## {name}\n")
+        print_table(rows, seconds[name])
+        out[name] = {"runs": runs[name], "seconds": seconds[name], "rows": rows}
     if args.json:
-        args.json.write_text(json.dumps({"runs": runs, "seconds": seconds, "rows": rows}))
+        args.json.write_text(json.dumps(out))
 
 
 if __name__ == "__main__":
