@@ -524,3 +524,15 @@ def test_missing_fields_are_filled_in_one_read(
     assert len(reads) == 2
     assert dict(_types(entry)["types"]["Wide"]["record"]) == {"m": "map<string,int32>"}
     assert _items(entry)["items"][1] == {"m": {"k0": 0}}
+
+
+def test_lists_of_optional_values_have_no_schema(state: Path, tmp_path: Path) -> None:
+    path = tmp_path / "holes.json"
+    path.write_text('{"xs": [1, null, 3]}')
+    entry = userdata.add("holes", path)
+    schemas = entry.meta["schemas"]
+    assert schemas["avsc"]["unavailable"] == (
+        "avro: $.xs[*] is optional<int32> inside a list (not mapped)"
+    )
+    assert schemas["proto"]["unavailable"].startswith("protobuf: $.xs[*] is optional<int32>")
+    assert _prepare(entry, "msgpack")["status"] == "ok"

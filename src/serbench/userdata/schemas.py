@@ -211,6 +211,8 @@ class _Avro:
         if isinstance(t, ListOf):
             if isinstance(t.of, ListOf):
                 raise Unavailable(parts, f"is {t}: nested lists are not mapped")
+            if isinstance(t.of, Optional):  # section 7: lists of optional<T> are not mapped
+                raise Unavailable([*parts, "[*]"], f"is {t.of} inside a list (not mapped)")
             return {"type": "array", "items": self.schema(t.of, [*parts, "[*]"])}
         if isinstance(t, MapOf):
             return {"type": "map", "values": self.schema(t.of, [*parts, "*"])}
