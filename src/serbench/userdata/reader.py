@@ -258,8 +258,15 @@ def iter_jsonl(path: Path, keep: set[int] | None = None, digest: Any = None) -> 
             if not raw.strip():
                 continue
             if keep is None or index in keep:
-                text = _decode_utf8(raw, file, number)
-                yield Record(number, text, parse_json(text, file, number))
+                try:  # the common case in one step; any problem is located by parse_json
+                    text = raw.decode("utf-8")
+                    if text.count("{") + text.count("[") >= MAX_DEPTH:
+                        raise ValueError("maybe too deep")
+                    value = _DECODER.decode(text)
+                except ValueError:
+                    text = _decode_utf8(raw, file, number)
+                    value = parse_json(text, file, number)
+                yield Record(number, text, value)
             index += 1
 
 
