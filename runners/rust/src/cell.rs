@@ -3,16 +3,20 @@
 
 use std::hint::black_box;
 
-use serde::de::DeserializeOwned;
-
 use crate::compress::{CODECS, Codec as Compression, Compressors};
-use crate::types::{Diff, Res};
+use crate::types::*;
+use crate::user::V;
 
 /// What a library implements for one native type `T`. Encoders append to `out`.
 /// `i` is the index of the dataset item being encoded or decoded (only the baselines
 /// use it).
 pub trait Codec<T>: 'static {
-    /// Called once with the dataset's items before anything else.
+    /// Called first with the prepare command's dataset.
+    fn source(&mut self, _src: &Source) -> Res<()> {
+        Ok(())
+    }
+    /// Called once with the dataset's items before anything else; an error starting
+    /// with `not applicable: ` says the library cannot represent them.
     fn prepare(&mut self, _items: &[T]) -> Res<()> {
         Ok(())
     }
@@ -73,6 +77,8 @@ pub struct Source<'a> {
     pub data: &'a str,
     pub check_data: &'a str,
     pub decode_from: Option<&'a str>,
+    /// A user dataset's types file.
+    pub types: Option<&'a str>,
 }
 
 /// The outcome of a prepare that got as far as a check.
@@ -94,19 +100,51 @@ pub enum PrepareError {
 pub trait CellOps {
     fn prepare(&mut self, src: &Source) -> Result<Prepared, PrepareError>;
     fn run(&mut self, op: Op, iterations: u64) -> Res<()>;
+    /// One encode of the whole dataset into `out` (transport).
+    fn encode_once(&mut self, out: &mut Vec<u8>) -> Res<()>;
+    /// One timed-style decode of `bytes` (transport).
+    fn decode_once(&mut self, bytes: &[u8]) -> Res<()>;
+    /// Decodes `bytes` and compares them with the dataset (transport, outside timing).
+    fn check_bytes(&mut self, bytes: &[u8]) -> Result<String, String>;
 }
 
 #[derive(serde::Deserialize)]
-struct DatasetFile<T> {
+pub struct DatasetFile<T> {
     framing: String,
     count: usize,
     items: Vec<T>,
 }
 
-fn load<T: DeserializeOwned>(path: &str) -> Result<DatasetFile<T>, PrepareError> {
-    let bytes = std::fs::read(path).map_err(|e| PrepareError::BadData(format!("{path}: {e}")))?;
-    let f: DatasetFile<T> = serde_json::from_slice(&bytes)
-        .map_err(|e| PrepareError::BadData(format!("{path}: {e}")))?;
+/// A dataset's message type: read from the canonical file, compared deeply.
+pub trait Item: Diff + Clone + Sized + 'static {
+    fn read(path: &str, types: Option<&str>) -> Res<DatasetFile<Self>>;
+}
+
+macro_rules! builtin_items {
+    ($($t:ty),*) => {$(
+        impl Item for $t {
+            fn read(path: &str, _types: Option<&str>) -> Res<DatasetFile<Self>> {
+                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+                serde_json::from_slice(&bytes).map_err(|e| format!("{path}: {e}"))
+            }
+        }
+    )*};
+}
+builtin_items!(Users, Test1, Test2, Test3, Test4, Dict, ClickMap, Logs);
+
+impl Item for V {
+    fn read(path: &str, types: Option<&str>) -> Res<DatasetFile<Self>> {
+        let (framing, count, items) = crate::user::load(path, types)?;
+        Ok(DatasetFile {
+            framing,
+            count,
+            items,
+        })
+    }
+}
+
+fn load<T: Item>(path: &str, types: Option<&str>) -> Result<DatasetFile<T>, PrepareError> {
+    let f = T::read(path, types).map_err(PrepareError::BadData)?;
     if f.items.is_empty() || f.count == 0 {
         return Err(PrepareError::BadData(format!("{path}: no items")));
     }
@@ -178,7 +216,7 @@ pub struct Cell<T, C> {
 
 pub fn cell<T, C>(codec: C) -> Box<dyn CellOps>
 where
-    T: DeserializeOwned + Diff + Clone + 'static,
+    T: Item,
     C: Codec<T>,
 {
     Box::new(Cell {
@@ -351,11 +389,12 @@ impl<T, C: Codec<T>> Cell<T, C> {
 
 impl<T, C> CellOps for Cell<T, C>
 where
-    T: DeserializeOwned + Diff + Clone + 'static,
+    T: Item,
     C: Codec<T>,
 {
     fn prepare(&mut self, src: &Source) -> Result<Prepared, PrepareError> {
-        let file: DatasetFile<T> = load(src.data)?;
+        self.codec.source(src).map_err(PrepareError::Exception)?;
+        let file: DatasetFile<T> = load(src.data, src.types)?;
         self.stream = file.framing == "stream";
         self.count = if self.stream { file.count } else { 1 };
         self.items = file.items;
@@ -366,13 +405,16 @@ where
         let check: &[T] = if src.check_data == src.data {
             &self.items
         } else {
-            check_file = load::<T>(src.check_data)?;
+            check_file = load::<T>(src.check_data, src.types)?;
             &check_file.items
         };
         let check: Vec<T> = check.to_vec();
         self.codec
             .prepare(&self.items)
-            .map_err(PrepareError::Exception)?;
+            .map_err(|e| match e.strip_prefix("not applicable: ") {
+                Some(r) => PrepareError::NotApplicable(r.to_string()),
+                None => PrepareError::Exception(e),
+            })?;
         let mut encoded = Vec::new();
         let foreign = src.decode_from.is_some();
         if let Some(path) = src.decode_from {
@@ -409,6 +451,19 @@ where
             sizes,
             encoded,
         })
+    }
+
+    fn encode_once(&mut self, out: &mut Vec<u8>) -> Res<()> {
+        self.encode_all(out)
+    }
+
+    fn decode_once(&mut self, bytes: &[u8]) -> Res<()> {
+        self.decode_all(bytes)
+    }
+
+    fn check_bytes(&mut self, bytes: &[u8]) -> Result<String, String> {
+        let check = self.items.clone();
+        self.check(bytes, &check)
     }
 
     fn run(&mut self, op: Op, iterations: u64) -> Res<()> {

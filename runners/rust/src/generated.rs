@@ -26,3 +26,27 @@ pub mod pb {
         include!(concat!(env!("OUT_DIR"), "/serbench.log_records.rs"));
     }
 }
+
+/// flatc 25 (`flatc --rust`), from datasets/*/*.fbs.
+pub mod fb {
+    mod android_users_gen {
+        include!(concat!(env!("OUT_DIR"), "/fbs/android_users_generated.rs"));
+    }
+    mod pb_vs_msgpack_gen {
+        include!(concat!(env!("OUT_DIR"), "/fbs/pb_vs_msgpack_generated.rs"));
+    }
+    mod one_mb_dict_gen {
+        include!(concat!(env!("OUT_DIR"), "/fbs/one_mb_dict_generated.rs"));
+    }
+    mod click_maps_gen {
+        include!(concat!(env!("OUT_DIR"), "/fbs/click_maps_generated.rs"));
+    }
+    mod log_records_gen {
+        include!(concat!(env!("OUT_DIR"), "/fbs/log_records_generated.rs"));
+    }
+    pub use android_users_gen::serbench::fbs::android_users;
+    pub use click_maps_gen::serbench::fbs::click_maps;
+    pub use log_records_gen::serbench::fbs::log_records;
+    pub use one_mb_dict_gen::serbench::fbs::one_mb_dict;
+    pub use pb_vs_msgpack_gen::serbench::fbs::pb_vs_msgpack;
+}

@@ -9,8 +9,30 @@ pub mod generated;
 pub mod registry;
 pub mod serializers;
 pub mod serve;
+pub mod transport;
 pub mod types;
+pub mod user;
 
 pub mod build_info {
     include!(concat!(env!("OUT_DIR"), "/versions.rs"));
+}
+
+/// capnpc, from datasets/*/*.capnp (the generated code names itself `crate::capnp_gen`).
+#[allow(clippy::all, clippy::pedantic, dead_code, unused_imports)]
+pub mod capnp_gen {
+    pub mod android_users_capnp {
+        include!(concat!(env!("OUT_DIR"), "/android_users_capnp.rs"));
+    }
+    pub mod pb_vs_msgpack_capnp {
+        include!(concat!(env!("OUT_DIR"), "/pb_vs_msgpack_capnp.rs"));
+    }
+    pub mod one_mb_dict_capnp {
+        include!(concat!(env!("OUT_DIR"), "/one_mb_dict_capnp.rs"));
+    }
+    pub mod click_maps_capnp {
+        include!(concat!(env!("OUT_DIR"), "/click_maps_capnp.rs"));
+    }
+    pub mod log_records_capnp {
+        include!(concat!(env!("OUT_DIR"), "/log_records_capnp.rs"));
+    }
 }

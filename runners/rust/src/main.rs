@@ -16,8 +16,9 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("transport") => ExitCode::from(serbench_runner::transport::transport() as u8),
         _ => {
-            eprintln!("usage: serbench-runner describe | serve");
+            eprintln!("usage: serbench-runner describe | serve | transport");
             ExitCode::from(2)
         }
     }

@@ -14,7 +14,15 @@ pub struct Entry {
     /// A fresh, unprepared cell of this serializer on a dataset, or why it cannot
     /// represent it.
     pub make: fn(Ds) -> Res<Box<dyn CellOps>>,
+    /// A fresh cell on a user dataset (the generic value tree), or why not.
+    pub user: Result<fn() -> Box<dyn CellOps>, &'static str>,
 }
+
+pub const NOT_SELF_DESCRIBING: &str = "not self-describing: it decodes only into Rust types known at \
+     compile time, and user datasets have no generated Rust types (use a schemaless format)";
+pub const BORROWED_ROW: &str = "borrowed rows decode into the built-in datasets' borrowed types; on \
+     user datasets use the owned row (the generic value tree owns its strings)";
+pub const NO_USER_SCHEMA: &str = "serbench does not generate this schema kind for user datasets";
 
 impl Entry {
     pub fn version(&self) -> &'static str {
@@ -42,5 +50,8 @@ pub fn registry() -> Vec<Entry> {
     v.extend(speedy_rs::entries());
     v.extend(bitcode_rs::entries());
     v.extend(apache_avro_rs::entries());
+    v.extend(rkyv_rs::entries());
+    v.extend(flatbuffers_rs::entries());
+    v.extend(capnp_rs::entries());
     v
 }

@@ -35,6 +35,10 @@ pub fn describe() -> Value {
                 "labels": e.labels,
                 "footprint_bytes": null,
                 "datasets": datasets,
+                "user_datasets": match e.user {
+                    Ok(_) => json!({"applicable": true}),
+                    Err(r) => json!({"applicable": false, "reason": r}),
+                },
             })
         })
         .collect();
@@ -44,7 +48,7 @@ pub fn describe() -> Value {
         "language": "rust",
         "runtime": {"name": "rustc", "version": build_info::RUSTC_VERSION,
                     "details": build_info::BUILD_DETAILS},
-        "capabilities": ["decode_from"],
+        "capabilities": ["transport", "decode_from", "user_datasets"],
         "serializers": serializers,
     })
 }
@@ -121,6 +125,7 @@ impl Server {
             let kind = str_field(ds, "kind")?;
             let data = str_field(ds, "data")?;
             let check = opt_str(ds, "check_data")?.unwrap_or(data);
+            let types = opt_str(ds, "types")?;
             let ops = cmd
                 .get("operations")
                 .and_then(Value::as_array)
@@ -144,12 +149,13 @@ impl Server {
                 kind,
                 data,
                 check,
+                types,
                 ops,
                 opt_str(cmd, "dump_path")?,
                 opt_str(cmd, "decode_from")?,
             ))
         })();
-        let (cell, ser, name, kind, data, check, ops, dump, from) = match parsed {
+        let (cell, ser, name, kind, data, check, types, ops, dump, from) = match parsed {
             Ok(p) => p,
             Err(m) => return error("bad_request", &m, cmd.get("cell").and_then(Value::as_str)),
         };
@@ -163,24 +169,21 @@ impl Server {
                 &format!("no serializer {ser:?}; valid: {}", names.join(", ")),
             );
         };
-        if kind != "builtin" {
-            return prepared(
-                cell,
-                "not_applicable",
-                Some("not_applicable"),
-                &format!("{ser}: this runner takes built-in datasets only"),
-            );
-        }
-        let Some(ds) = builtin(name) else {
-            let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-            return prepared(
-                cell,
-                "error",
-                Some("unknown_dataset"),
-                &format!("no dataset {name:?}; valid: {}", names.join(", ")),
-            );
+        let made = if kind == "user" {
+            entry.user.map(|f| f()).map_err(|r| format!("{ser}: {r}"))
+        } else {
+            let Some(ds) = builtin(name) else {
+                let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+                return prepared(
+                    cell,
+                    "error",
+                    Some("unknown_dataset"),
+                    &format!("no dataset {name:?}; valid: {}", names.join(", ")),
+                );
+            };
+            (entry.make)(ds)
         };
-        let mut boxed = match (entry.make)(ds) {
+        let mut boxed = match made {
             Ok(b) => b,
             Err(r) => return prepared(cell, "not_applicable", Some("not_applicable"), &r),
         };
@@ -188,6 +191,7 @@ impl Server {
             data,
             check_data: check,
             decode_from: from,
+            types: if kind == "user" { types } else { None },
         };
         let p = match boxed.prepare(&src) {
             Ok(p) => p,

@@ -207,6 +207,12 @@ macro_rules! native {
                 Ok(Self { $($field: <$ty>::from_avro(_f.next().unwrap().1)?,)* })
             }
         }
+        impl crate::serializers::rkyv_rs::Touch for $name {
+            #[inline]
+            fn touch(a: &rkyv::Archived<Self>) -> u64 {
+                0u64 $(.wrapping_add(<$ty as crate::serializers::rkyv_rs::Touch>::touch(&a.$field)))*
+            }
+        }
         impl Hw for $name {
             fn hw_write(&self, out: &mut Vec<u8>) {
                 $(self.$field.hw_write(out);)*

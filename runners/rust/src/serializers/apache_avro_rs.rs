@@ -251,6 +251,12 @@ pub struct ApacheAvro<T: 'static> {
     _t: std::marker::PhantomData<T>,
 }
 
+impl<T: AvroMessage> Default for ApacheAvro<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<T: AvroMessage> ApacheAvro<T> {
     pub fn new() -> Self {
         let s = T::schema();
@@ -302,6 +308,9 @@ pub fn entries() -> Vec<Entry> {
             "positional",
             "copying-decode",
         ],
+        user: Err(
+            "the dynamic API of this library is not wired to user datasets in this runner yet",
+        ),
         make: every_dataset!(ApacheAvro::new()),
     }]
 }

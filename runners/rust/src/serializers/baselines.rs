@@ -89,6 +89,7 @@ pub fn entries() -> Vec<Entry> {
             format: "none",
             library: "serbench",
             labels: &["baseline"],
+            user: Ok(|| crate::cell::cell::<crate::user::V, _>(Noop::default())),
             make: every_dataset!(Noop::default()),
         },
         Entry {
@@ -96,6 +97,7 @@ pub fn entries() -> Vec<Entry> {
             format: "handwritten",
             library: "serbench",
             labels: &["baseline"],
+            user: Err("the hand-written format has a writer per built-in type only"),
             make: every_dataset!(Memcpy {
                 bytes: Vec::new(),
                 scratch: Vec::new()

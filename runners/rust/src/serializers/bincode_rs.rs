@@ -57,6 +57,7 @@ pub fn entries() -> Vec<Entry> {
             format: "bincode",
             library: "bincode",
             labels: &["binary", "schema-required", "positional", "copying-decode"],
+            user: Err(crate::registry::NOT_SELF_DESCRIBING),
             make: every_dataset!(Bincode::<false>),
         },
         Entry {
@@ -69,6 +70,7 @@ pub fn entries() -> Vec<Entry> {
                 "positional",
                 "borrowed-strings",
             ],
+            user: Err(crate::registry::NOT_SELF_DESCRIBING),
             make: every_dataset!(Bincode::<true>),
         },
     ]

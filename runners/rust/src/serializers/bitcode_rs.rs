@@ -27,6 +27,7 @@ pub fn entries() -> Vec<Entry> {
         format: "bitcode",
         library: "bitcode",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
+        user: Err(crate::registry::NOT_SELF_DESCRIBING),
         make: every_dataset!(Bitcode::default()),
     }]
 }

@@ -24,6 +24,7 @@ pub fn entries() -> Vec<Entry> {
         format: "borsh",
         library: "borsh",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
+        user: Err(crate::registry::NOT_SELF_DESCRIBING),
         make: every_dataset!(Borsh),
     }]
 }

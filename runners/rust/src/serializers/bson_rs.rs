@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::cell::Codec;
 use crate::registry::Entry;
 use crate::types::*;
+use crate::user::{UserCodec, V, beyond_64_bits};
 
 #[derive(Serialize)]
 struct Wrap<'a, T> {
@@ -36,6 +37,15 @@ impl Document for Test3 {}
 impl Document for Test4 {}
 impl Document for Dict {}
 impl Document for ClickMap {}
+impl Document for V {}
+
+/// BSON integers are signed 64-bit at most.
+fn bson_carry(v: &V) -> Option<String> {
+    match v {
+        V::UInt(u) if *u > i64::MAX as u64 => Some(format!("{u} exceeds int64")),
+        v => beyond_64_bits(v),
+    }
+}
 
 fn err(e: bson::error::Error) -> String {
     e.to_string()
@@ -91,6 +101,11 @@ pub fn entries() -> Vec<Entry> {
             format: "bson",
             library: "bson",
             labels: &["binary", "schemaless", "map-layout", "copying-decode"],
+            user: Ok(|| {
+                crate::cell::cell::<V, _>(
+                    UserCodec::new("bson", Bson::<false>, bson_carry).document(),
+                )
+            }),
             make: every_dataset!(Bson::<false>),
         },
         Entry {
@@ -98,6 +113,7 @@ pub fn entries() -> Vec<Entry> {
             format: "bson",
             library: "bson",
             labels: &["binary", "schemaless", "map-layout", "borrowed-strings"],
+            user: Err(crate::registry::BORROWED_ROW),
             make: every_dataset!(Bson::<true>),
         },
     ]

@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use crate::cell::Codec;
 use crate::registry::Entry;
 use crate::types::Res;
+use crate::user::{UserCodec, V, beyond_64_bits};
 
 pub struct Ciborium;
 
@@ -27,6 +28,7 @@ pub fn entries() -> Vec<Entry> {
         format: "cbor",
         library: "ciborium",
         labels: &["binary", "schemaless", "map-layout", "copying-decode"],
+        user: Ok(|| crate::cell::cell::<V, _>(UserCodec::new("cbor", Ciborium, beyond_64_bits))),
         make: every_dataset!(Ciborium),
     }]
 }

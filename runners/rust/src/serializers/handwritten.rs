@@ -35,6 +35,7 @@ pub fn entries() -> Vec<Entry> {
             "positional",
             "copying-decode",
         ],
+        user: Err("the hand-written format has a writer per built-in type only"),
         make: every_dataset!(Handwritten),
     }]
 }

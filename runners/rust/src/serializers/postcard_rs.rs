@@ -47,6 +47,7 @@ pub fn entries() -> Vec<Entry> {
             format: "postcard",
             library: "postcard",
             labels: &["binary", "schema-required", "positional", "copying-decode"],
+            user: Err(crate::registry::NOT_SELF_DESCRIBING),
             make: every_dataset!(Postcard::<false>),
         },
         Entry {
@@ -59,6 +60,7 @@ pub fn entries() -> Vec<Entry> {
                 "positional",
                 "borrowed-strings",
             ],
+            user: Err(crate::registry::NOT_SELF_DESCRIBING),
             make: every_dataset!(Postcard::<true>),
         },
     ]

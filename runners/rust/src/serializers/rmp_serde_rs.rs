@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 use crate::cell::Codec;
 use crate::registry::Entry;
 use crate::types::*;
+use crate::user::{UserCodec, V, beyond_64_bits};
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
@@ -46,6 +47,7 @@ impl SeedLayout for Test2 {}
 impl SeedLayout for Dict {}
 impl SeedLayout for ClickMap {}
 impl SeedLayout for Logs {}
+impl SeedLayout for V {}
 
 impl SeedLayout for Test3 {
     fn write_seed(&self, out: &mut Vec<u8>) -> Res<()> {
@@ -210,6 +212,13 @@ pub fn entries() -> Vec<Entry> {
             format: "msgpack",
             library: "rmp-serde",
             labels: &["binary", "schemaless", "positional", "copying-decode"],
+            user: Ok(|| {
+                crate::cell::cell::<V, _>(UserCodec::new(
+                    "msgpack",
+                    RmpSeed::<false>,
+                    beyond_64_bits,
+                ))
+            }),
             make: every_dataset!(RmpSeed::<false>),
         },
         Entry {
@@ -217,6 +226,7 @@ pub fn entries() -> Vec<Entry> {
             format: "msgpack",
             library: "rmp-serde",
             labels: &["binary", "schemaless", "positional", "borrowed-strings"],
+            user: Err(crate::registry::BORROWED_ROW),
             make: every_dataset!(RmpSeed::<true>),
         },
         Entry {
@@ -224,6 +234,9 @@ pub fn entries() -> Vec<Entry> {
             format: "msgpack",
             library: "rmp-serde",
             labels: &["binary", "schemaless", "map-layout", "copying-decode"],
+            user: Ok(|| {
+                crate::cell::cell::<V, _>(UserCodec::new("msgpack", RmpMap, beyond_64_bits))
+            }),
             make: every_dataset!(RmpMap),
         },
     ]

@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use crate::cell::Codec;
 use crate::registry::Entry;
 use crate::types::{Borrowable, Res};
+use crate::user::{UserCodec, V, beyond_64_bits};
 
 pub struct SerdeJson<const BORROW: bool>;
 
@@ -47,6 +48,13 @@ pub fn entries() -> Vec<Entry> {
             format: "json",
             library: "serde_json",
             labels: &["text", "schemaless", "map-layout", "copying-decode"],
+            user: Ok(|| {
+                crate::cell::cell::<V, _>(UserCodec::new(
+                    "json",
+                    SerdeJson::<false>,
+                    beyond_64_bits,
+                ))
+            }),
             make: every_dataset!(SerdeJson::<false>),
         },
         Entry {
@@ -54,6 +62,7 @@ pub fn entries() -> Vec<Entry> {
             format: "json",
             library: "serde_json",
             labels: &["text", "schemaless", "map-layout", "borrowed-strings"],
+            user: Err(crate::registry::BORROWED_ROW),
             make: every_dataset!(SerdeJson::<true>),
         },
     ]

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use crate::cell::Codec;
 use crate::registry::Entry;
 use crate::types::{Borrowable, Res};
+use crate::user::{UserCodec, V, beyond_64_bits};
 
 #[derive(Default)]
 pub struct SimdJson<const BORROW: bool> {
@@ -59,6 +60,13 @@ pub fn entries() -> Vec<Entry> {
             format: "json",
             library: "simd-json",
             labels: &["text", "schemaless", "map-layout", "copying-decode"],
+            user: Ok(|| {
+                crate::cell::cell::<V, _>(UserCodec::new(
+                    "json",
+                    SimdJson::<false>::default(),
+                    beyond_64_bits,
+                ))
+            }),
             make: every_dataset!(SimdJson::<false>::default()),
         },
         Entry {
@@ -66,6 +74,7 @@ pub fn entries() -> Vec<Entry> {
             format: "json",
             library: "simd-json",
             labels: &["text", "schemaless", "map-layout", "borrowed-strings"],
+            user: Err(crate::registry::BORROWED_ROW),
             make: every_dataset!(SimdJson::<true>::default()),
         },
     ]

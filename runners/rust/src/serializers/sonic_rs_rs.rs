@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use crate::cell::Codec;
 use crate::registry::Entry;
 use crate::types::{Borrowable, Res};
+use crate::user::{UserCodec, V, beyond_64_bits};
 
 pub struct SonicRs<const BORROW: bool>;
 
@@ -46,6 +47,9 @@ pub fn entries() -> Vec<Entry> {
             format: "json",
             library: "sonic-rs",
             labels: &["text", "schemaless", "map-layout", "copying-decode"],
+            user: Ok(|| {
+                crate::cell::cell::<V, _>(UserCodec::new("json", SonicRs::<false>, beyond_64_bits))
+            }),
             make: every_dataset!(SonicRs::<false>),
         },
         Entry {
@@ -53,6 +57,7 @@ pub fn entries() -> Vec<Entry> {
             format: "json",
             library: "sonic-rs",
             labels: &["text", "schemaless", "map-layout", "borrowed-strings"],
+            user: Err(crate::registry::BORROWED_ROW),
             make: every_dataset!(SonicRs::<true>),
         },
     ]

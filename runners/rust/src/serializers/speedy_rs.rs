@@ -33,6 +33,7 @@ pub fn entries() -> Vec<Entry> {
         format: "speedy",
         library: "speedy",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
+        user: Err(crate::registry::NOT_SELF_DESCRIBING),
         make: every_dataset!(Speedy),
     }]
 }

@@ -1,0 +1,1 @@
+//! Criterion versions of serbench cells: see benches/cells.rs.
