@@ -187,3 +187,37 @@ def test_transport_when_declared(runner: str) -> None:
     side = transport.Side(runner, ser["name"])
     result = transport.transfer(side, side, runners.discover(), "one-mb-dict", "quick", 2, 1)
     assert result["receive"]["check"]["ok"] is True
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "userdata"
+
+
+@runner_names
+def test_user_datasets_when_declared(runner: str, state: Path) -> None:
+    """Every serializer that takes user datasets answers a typed one with OK, a failed check
+    naming a path, or not-applicable with a reason; the schemaless ones mostly OK."""
+    spec, d = _describe(runner)
+    if "user_datasets" not in d["capabilities"]:
+        pytest.skip(f"{runner} does not declare user_datasets")
+    from serbench import orchestrate, userdata
+
+    userdata.add(
+        "conformance-typed", FIXTURES / "typed.jsonl", types_file=FIXTURES / "typed.types.json"
+    )
+    data = orchestrate.descriptor("conformance-typed", "quick")
+    data.pop("expanded_bytes", None)
+    takers = [s for s in d["serializers"] if s["user_datasets"]["applicable"]]
+    assert any(s["name"] == "noop" for s in takers)
+    statuses = {}
+    with serving(spec) as session:
+        for s in takers:
+            r = session.call(prepare(s["name"], s["name"], data))
+            statuses[s["name"]] = r["status"]
+            if r["status"] == "ok":
+                assert session.call(sample(s["name"], "decode"))["event"] == "samples"
+            elif r["status"] == "check_failed":
+                assert "$" in r["check"]["detail"], r
+            else:
+                assert r["status"] == "not_applicable" and r["error"]["message"], r
+    assert statuses["noop"] == "ok"
+    assert sum(v == "ok" for v in statuses.values()) >= 2, statuses
