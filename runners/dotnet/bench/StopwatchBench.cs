@@ -12,8 +12,9 @@ namespace Serbench.Bench
     /// timing code, a System.Diagnostics.Stopwatch around a loop, with nothing from serbench's
     /// sampler or orchestrator. It binds the same cell (the runner's Cell.Prepare: the same
     /// Workload, codec and sink) and prints the per-operation ns of each sample as JSON.
-    /// Its own schedule: iterations doubled until one batch takes sample-ms, warm-up batches,
-    /// then the measured batches.
+    /// Its own schedule: warm-up for warmup x sample-ms, iterations doubled until one batch
+    /// takes sample-ms, then the measured batches. The thread's CPU time per batch is printed
+    /// too (the runner's libc clock), for a comparison that preemption cannot blur.
     /// Usage: mono serbench-dotnet-bench.exe serializer dataset data.json operation warmup samples sample-ms
     /// </summary>
     public static class StopwatchBench
@@ -29,6 +30,11 @@ namespace Serbench.Bench
                 throw new InvalidOperationException(cell.Reply.ToString());
             Action body = cell.Ops[op];
             var sw = new Stopwatch();
+            // Warm-up first (warmup x sample-ms of running the body), so that the batch size is
+            // calibrated on warm code, as serbench's own calibration ends up doing.
+            sw.Start();
+            while (sw.Elapsed.TotalMilliseconds < warmup * sampleMs)
+                body();
             int iterations = 1;
             while (true)
             {
@@ -40,21 +46,20 @@ namespace Serbench.Bench
                     break;
                 iterations *= 2;
             }
-            for (int w = 0; w < warmup; w++)
-            {
-                for (int i = 0; i < iterations; i++)
-                    body();
-            }
             var perOp = new JArray();
+            var cpuPerOp = new JArray();
             for (int s = 0; s < samples; s++)
             {
+                long c0 = Clocks.CpuNs();
                 sw.Restart();
                 for (int i = 0; i < iterations; i++)
                     body();
                 sw.Stop();
+                long c1 = Clocks.CpuNs();
                 perOp.Add(sw.Elapsed.Ticks * 100.0 / iterations);
+                cpuPerOp.Add((c1 - c0) / (double)iterations);
             }
-            Console.WriteLine(new JObject { { "iterations", iterations }, { "ns_per_op", perOp } }.ToString(Newtonsoft.Json.Formatting.None));
+            Console.WriteLine(new JObject { { "iterations", iterations }, { "ns_per_op", perOp }, { "cpu_ns_per_op", cpuPerOp } }.ToString(Newtonsoft.Json.Formatting.None));
             return 0;
         }
     }

@@ -11,7 +11,9 @@ The two tools run ALTERNATELY in one session: per round and cell, the Stopwatch 
 then serbench (serbench.runners.time_cell: the orchestrator's calibration and steady-state
 warm-up, then one slice of samples in a fresh runner process), the order swapped in even
 rounds. The SAME estimators are computed from both tools' raw per-operation values (minimum,
-median, and serbench's headline fast-mode median) and printed as serbench/Stopwatch ratios.
+median, and serbench's headline fast-mode median) and printed as serbench/Stopwatch ratios,
+for wall time and for the thread's CPU time (which preemption on a busy machine cannot
+inflate).
 
 Usage (from runners/dotnet):
   make bench
@@ -47,7 +49,7 @@ def data_file(scale: str, dataset: str) -> str:
     return str(datasets.get(dataset).build(scale).path())  # type: ignore[union-attr]
 
 
-def run_stopwatch(ser: str, ds: str, path: str, op: str, a) -> list[float]:
+def run_stopwatch(ser: str, ds: str, path: str, op: str, a) -> dict[str, list[float]]:
     out = subprocess.run(
         ["mono", BENCH, ser, ds, path, op, str(a.warmup_samples), str(a.samples), str(a.sample_ms)],
         check=True,
@@ -55,10 +57,11 @@ def run_stopwatch(ser: str, ds: str, path: str, op: str, a) -> list[float]:
         text=True,
         cwd=RUNNER_DIR,
     ).stdout
-    return json.loads(out)["ns_per_op"]
+    d = json.loads(out)
+    return {"wall": d["ns_per_op"], "cpu": d["cpu_ns_per_op"]}
 
 
-def run_serbench(ser: str, ds: str, path: str, a) -> dict[str, list[float]]:
+def run_serbench(ser: str, ds: str, path: str, a) -> dict[str, dict[str, list[float]]]:
     ns = a.sample_ms * 1_000_000
     spec = runners.discover()["dotnet"]
     timing = replace(
@@ -74,7 +77,8 @@ def run_serbench(ser: str, ds: str, path: str, a) -> dict[str, list[float]]:
     out = {}
     for op in OPS:
         t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
-        out[op] = [w / t["iterations"] for w in t["wall_ns"]]
+        n = t["iterations"]
+        out[op] = {"wall": [w / n for w in t["wall_ns"]], "cpu": [c / n for c in t["cpu_ns"]]}
     return out
 
 
@@ -117,28 +121,31 @@ def main() -> None:
                 sb = run_serbench(ser, ds, path, a)
                 sw = {op: run_stopwatch(ser, ds, path, op, a) for op in OPS}
             for op in OPS:
-                key = (ser, ds, op)
-                pooled.setdefault(key, {"stopwatch": [], "serbench": []})
-                pooled[key]["stopwatch"] += sw[op]
-                pooled[key]["serbench"] += sb[op]
-                print(
-                    f"round {r} {ser:9} {ds:14} {op:6}  min ratio {min(sb[op]) / min(sw[op]):.3f}"
-                    f"  median ratio {statistics.median(sb[op]) / statistics.median(sw[op]):.3f}",
-                    flush=True,
-                )
+                for clock in ("wall", "cpu"):
+                    key = (ser, ds, op, clock)
+                    pooled.setdefault(key, {"stopwatch": [], "serbench": []})
+                    pooled[key]["stopwatch"] += sw[op][clock]
+                    pooled[key]["serbench"] += sb[op][clock]
+                    med = statistics.median(sb[op][clock]) / statistics.median(sw[op][clock])
+                    print(
+                        f"round {r} {ser:9} {ds:14} {op:6} {clock:4}"
+                        f"  min ratio {min(sb[op][clock]) / min(sw[op][clock]):.3f}"
+                        f"  median ratio {med:.3f}",
+                        flush=True,
+                    )
     print()
     print(
-        f"{'cell':36} {'Stopwatch min':>13} {'serbench min':>12} {'ratio':>6}   "
+        f"{'cell':41} {'Stopwatch min':>13} {'serbench min':>12} {'ratio':>6}   "
         f"{'Stopwatch med':>13} {'serbench med':>12} {'ratio':>6}   {'fast-mode med ratio':>19}"
     )
     worst = 0.0
-    for (ser, ds, op), v in pooled.items():
+    for (ser, ds, op, clock), v in pooled.items():
         wm, sm = min(v["stopwatch"]), min(v["serbench"])
         wd, sd = statistics.median(v["stopwatch"]), statistics.median(v["serbench"])
         rfast = fast_mode_median(v["serbench"]) / fast_mode_median(v["stopwatch"])
         worst = max(worst, abs(sm / wm - 1), abs(sd / wd - 1), abs(rfast - 1))
         print(
-            f"{ser + '/' + ds + ' ' + op:36} {wm:13.0f} {sm:12.0f} {sm / wm:6.3f}   "
+            f"{ser + '/' + ds + ' ' + op + ' ' + clock:41} {wm:13.0f} {sm:12.0f} {sm / wm:6.3f}   "
             f"{wd:13.0f} {sd:12.0f} {sd / wd:6.3f}   {rfast:19.3f}"
         )
     print(f"\nload average after: {os.getloadavg()}")

@@ -59,8 +59,17 @@ namespace Serbench.Harness
             }
             else
             {
-                MemoryStream ms = work.Encode();
-                encoded = ms.ToArray();
+                try
+                {
+                    encoded = work.Encode().ToArray();
+                }
+                catch (Exception e) when (e is IOException || e is OutOfMemoryException || e is ArgumentOutOfRangeException || e is NotSupportedException)
+                {
+                    if (!spec.Stream)
+                        throw;
+                    // .NET arrays, and so MemoryStream, are int-indexed: one buffer holds under 2 GiB.
+                    throw new NotApplicableException(ser.Name + ": the encoded stream of " + loaded.Count + " messages does not fit one .NET buffer (2 GiB): " + Short(e));
+                }
             }
             Func<object, object> canonical = Canon.OfNative;
             if (spec.User)
