@@ -12,70 +12,130 @@ export const OPERATIONS = ["encode", "decode"].concat(
 
 const identity = (v: unknown) => v;
 
-export class Prepared {
-  readonly bare: boolean;
-  constructor(
-    readonly codec: Codec,
-    readonly framing: "single" | "stream",
-    readonly messages: unknown[],
-    readonly count: number,
-  ) {
-    this.bare = codec.decodeConcatenated !== undefined;
-  }
-
-  encodeAll(compress?: Transform): Uint8Array {
-    const { codec, messages, count } = this;
-    if (this.framing === "single") {
-      const data = codec.encode(messages[0]);
-      return compress ? compress(data) : data;
-    }
-    const out = new Growable();
-    const k = messages.length;
-    if (compress) {
-      for (let i = 0; i < count; i++) {
-        const frame = compress(codec.encode(messages[i % k]));
-        out.varint(frame.length);
-        out.put(frame);
-      }
-    } else if (this.bare) {
-      for (let i = 0; i < count; i++) out.put(codec.encode(messages[i % k]));
-    } else {
-      for (let i = 0; i < count; i++) {
-        const data = codec.encode(messages[i % k]);
-        out.varint(data.length);
-        out.put(data);
-      }
-    }
-    return out.finish();
-  }
-
-  /** Decodes the whole buffer, passing every message to `each`. */
-  decodeAll(buf: Uint8Array, each: (v: unknown) => void, decompress?: Transform): void {
-    const codec = this.codec;
-    if (this.framing === "single") {
-      each(codec.decode(decompress ? decompress(buf) : buf));
-    } else if (decompress) {
-      forEachFrame(buf, (f) => each(codec.decode(decompress(f))));
-    } else if (codec.decodeConcatenated) {
-      codec.decodeConcatenated(buf, each);
-    } else {
-      forEachFrame(buf, (f) => each(codec.decode(f)));
-    }
-  }
-
-  /** Size of the encode+c output, computed per distinct message (streams repeat items). */
-  compressedSize(compress: Transform): number {
-    if (this.framing === "single") return compress(this.codec.encode(this.messages[0])).length;
-    const k = this.messages.length;
-    let total = 0;
-    this.messages.forEach((m, j) => {
-      const frame = compress(this.codec.encode(m));
-      const repeats = Math.floor(this.count / k) + (j < this.count % k ? 1 : 0);
-      total += repeats * (varintSize(frame.length) + frame.length);
-    });
-    return total;
-  }
+interface KitDeps {
+  Growable: typeof Growable;
+  COMPRESSORS: typeof COMPRESSORS;
+  forEachFrame: typeof forEachFrame;
+  varintSize: typeof varintSize;
 }
+
+/**
+ * The code a cell runs inside its timed operations: the message loops and the operation
+ * closures. The orchestrator keeps many cells in one process and interleaves them; V8
+ * keeps type feedback per function instance, so shared loops would see every cell's
+ * codec and go megamorphic. `freshKit` compiles this function's source anew for each
+ * cell (new SharedFunctionInfos, new feedback); the source must therefore use nothing
+ * from outside but its `deps`.
+ */
+function cellKit(deps: KitDeps) {
+  const { Growable, COMPRESSORS, forEachFrame, varintSize } = deps;
+
+  class Prepared {
+    readonly bare: boolean;
+    constructor(
+      readonly codec: Codec,
+      readonly framing: "single" | "stream",
+      readonly messages: unknown[],
+      readonly count: number,
+    ) {
+      this.bare = codec.decodeConcatenated !== undefined;
+    }
+
+    encodeAll(compress?: Transform): Uint8Array {
+      const { codec, messages, count } = this;
+      if (this.framing === "single") {
+        const data = codec.encode(messages[0]);
+        return compress ? compress(data) : data;
+      }
+      const out = new Growable();
+      const k = messages.length;
+      if (compress) {
+        for (let i = 0; i < count; i++) {
+          const frame = compress(codec.encode(messages[i % k]));
+          out.varint(frame.length);
+          out.put(frame);
+        }
+      } else if (this.bare) {
+        for (let i = 0; i < count; i++) out.put(codec.encode(messages[i % k]));
+      } else {
+        for (let i = 0; i < count; i++) {
+          const data = codec.encode(messages[i % k]);
+          out.varint(data.length);
+          out.put(data);
+        }
+      }
+      return out.finish();
+    }
+
+    /** Decodes the whole buffer, passing every message to `each`. */
+    decodeAll(buf: Uint8Array, each: (v: unknown) => void, decompress?: Transform): void {
+      const codec = this.codec;
+      if (this.framing === "single") {
+        each(codec.decode(decompress ? decompress(buf) : buf));
+      } else if (decompress) {
+        forEachFrame(buf, (f) => each(codec.decode(decompress(f))));
+      } else if (codec.decodeConcatenated) {
+        codec.decodeConcatenated(buf, each);
+      } else {
+        forEachFrame(buf, (f) => each(codec.decode(f)));
+      }
+    }
+
+    /** Size of the encode+c output, computed per distinct message (streams repeat items). */
+    compressedSize(compress: Transform): number {
+      if (this.framing === "single") return compress(this.codec.encode(this.messages[0])).length;
+      const k = this.messages.length;
+      let total = 0;
+      this.messages.forEach((m, j) => {
+        const frame = compress(this.codec.encode(m));
+        const repeats = Math.floor(this.count / k) + (j < this.count % k ? 1 : 0);
+        total += repeats * (varintSize(frame.length) + frame.length);
+      });
+      return total;
+    }
+  }
+
+  function drainer(): (v: unknown) => void {
+    const box = { v: undefined as unknown };
+    return (v) => {
+      box.v = v;
+    };
+  }
+
+  /** A closure running one operation once over the whole dataset. */
+  function operation(prepared: Prepared, name: string, encoded: Uint8Array): Op {
+    if (name === "encode") return () => prepared.encodeAll();
+    const each = drainer();
+    if (name === "decode") return () => prepared.decodeAll(encoded, each);
+    const [left, right] = name.split("+");
+    if (left === "encode") {
+      const compress = COMPRESSORS[right][0];
+      return () => prepared.encodeAll(compress);
+    }
+    const [compress, decompress] = COMPRESSORS[left];
+    const packed = prepared.encodeAll(compress);
+    return () => prepared.decodeAll(packed, each, decompress);
+  }
+
+  return { Prepared, operation };
+}
+
+type Kit = ReturnType<typeof cellKit>;
+const KIT_SOURCE = cellKit.toString();
+const FRAMES_SOURCE = forEachFrame.toString();
+let kits = 0;
+
+/** A new instance of cellKit's code (and of forEachFrame, which calls back per frame). */
+function freshKit(): Kit {
+  kits++;
+  const frames = new Function(`/* cell ${kits} */ return ${FRAMES_SOURCE};`)();
+  const make = new Function("deps", `/* cell ${kits} */ return (${KIT_SOURCE})(deps);`);
+  return make({ Growable, COMPRESSORS, forEachFrame: frames, varintSize }) as Kit;
+}
+
+/** The module's own instance, for one-shot uses (transport). */
+export const Prepared = cellKit({ Growable, COMPRESSORS, forEachFrame, varintSize }).Prepared;
+export type Prepared = InstanceType<Kit["Prepared"]>;
 
 function compare(prepared: Prepared, encoded: Uint8Array, expected: unknown[], count: number) {
   const toNative = prepared.codec.toNative ?? identity;
@@ -113,27 +173,6 @@ export interface PrepareResult {
   ops: Map<string, CellOp>;
 }
 
-function drainer(): (v: unknown) => void {
-  const box = { v: undefined as unknown };
-  return (v) => {
-    box.v = v;
-  };
-}
-
-function operation(prepared: Prepared, name: string, encoded: Uint8Array): Op {
-  if (name === "encode") return () => prepared.encodeAll();
-  const each = drainer();
-  if (name === "decode") return () => prepared.decodeAll(encoded, each);
-  const [left, right] = name.split("+");
-  if (left === "encode") {
-    const compress = COMPRESSORS[right][0];
-    return () => prepared.encodeAll(compress);
-  }
-  const [compress, decompress] = COMPRESSORS[left];
-  const packed = prepared.encodeAll(compress);
-  return () => prepared.decodeAll(packed, each, decompress);
-}
-
 export function prepareCell(
   codec: Codec,
   ds: Dataset,
@@ -145,7 +184,8 @@ export function prepareCell(
 ): PrepareResult {
   const loaded = loadNative(dataPath, ds);
   const prep = codec.prepare ?? identity;
-  const prepared = new Prepared(codec, loaded.framing, loaded.items.map(prep), loaded.count);
+  const kit = freshKit();
+  const prepared = new kit.Prepared(codec, loaded.framing, loaded.items.map(prep), loaded.count);
   const expected = checkPath === dataPath ? loaded.items : loadNative(checkPath, ds).items;
   let encoded: Uint8Array;
   let check: { ok: boolean; detail: string };
@@ -165,7 +205,7 @@ export function prepareCell(
   const ops = new Map<string, CellOp>();
   if (decodeFrom !== null) {
     if (check.ok && operations.includes("decode"))
-      ops.set("decode", { op: operation(prepared, "decode", encoded), loop: makeLoop() });
+      ops.set("decode", { op: kit.operation(prepared, "decode", encoded), loop: makeLoop() });
     return {
       reply: {
         status: check.ok ? "ok" : "check_failed",
@@ -184,7 +224,7 @@ export function prepareCell(
     sizes[c] = prepared.compressedSize(compress);
   if (check.ok)
     for (const name of operations)
-      ops.set(name, { op: operation(prepared, name, encoded), loop: makeLoop() });
+      ops.set(name, { op: kit.operation(prepared, name, encoded), loop: makeLoop() });
   return {
     reply: {
       status: check.ok ? "ok" : "check_failed",

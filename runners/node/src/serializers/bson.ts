@@ -1,8 +1,9 @@
 // bson (the MongoDB driver's codec). A BSON root must be a document: list-rooted
 // datasets are wrapped as {items: [...]}, as applications storing them do.
-import { BSON } from "bson";
+import type * as Bson from "bson";
 import { mapAny } from "../convert.js";
 import { LIST_ROOTED, type Codec, type Serializer } from "./base.js";
+import { fresh } from "./fresh.js";
 
 const OPTS = { promoteBuffers: true, useBigInt64: false } as const;
 /** User datasets may hold int64 beyond 2^53: read every int64 as BigInt, then narrow. */
@@ -18,6 +19,7 @@ export const bson: Serializer = {
   userDatasets: null,
   notApplicable: () => null,
   codec(ds): Codec {
+    const { BSON } = fresh<typeof Bson>("bson");
     if (ds.kind === "user")
       return {
         encode: (m) => BSON.serialize({ value: m }),

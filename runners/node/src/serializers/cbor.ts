@@ -1,7 +1,8 @@
 // cbor-x: CBOR maps (its record extension off, for interoperable bytes), Dates as
 // tag 1 epoch times, bytes as byte strings.
-import { Decoder, Encoder } from "cbor-x";
+import type * as CborX from "cbor-x";
 import type { Codec, Serializer } from "./base.js";
+import { fresh } from "./fresh.js";
 
 export const cborX: Serializer = {
   name: "cbor-x",
@@ -17,6 +18,7 @@ export const cborX: Serializer = {
       tagUint8Array: false,
       int64AsNumber: false,
     };
+    const { Decoder, Encoder } = fresh<typeof CborX>("cbor-x");
     const enc = new Encoder(opts);
     const dec = new Decoder(opts);
     return {

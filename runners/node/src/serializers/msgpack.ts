@@ -1,8 +1,9 @@
 // @msgpack/msgpack (the reference JavaScript implementation): maps, timestamp extension
 // for Dates; int64 as BigInt when a user dataset holds integers beyond 2^53.
-import { Decoder, Encoder } from "@msgpack/msgpack";
+import type * as Msgpack from "@msgpack/msgpack";
 import { mapAny } from "../convert.js";
 import type { Codec, Serializer } from "./base.js";
+import { fresh } from "./fresh.js";
 
 const small = (x: unknown) =>
   typeof x === "bigint" && Number.isSafeInteger(Number(x)) ? Number(x) : x;
@@ -16,6 +17,7 @@ export const msgpackJs: Serializer = {
   notApplicable: () => null,
   codec(ds): Codec {
     const big = ds.kind === "user";
+    const { Decoder, Encoder } = fresh<typeof Msgpack>("@msgpack/msgpack");
     const enc = new Encoder({ useBigInt64: big });
     const dec = new Decoder({ useBigInt64: big });
     return {

@@ -2,15 +2,18 @@
 // per message and referenced by id), and the seed's positional layout (records as
 // arrays in field order, converted by code compiled from the dataset's types).
 // Dates use the MessagePack timestamp extension; int64 beyond 2^53 as BigInt.
-import { Packr, Unpackr, type Options } from "msgpackr";
+import type * as Msgpackr from "msgpackr";
+import type { Options } from "msgpackr";
 import { positional } from "../convert.js";
 import { messageShape } from "../model.js";
 import type { Codec, Serializer } from "./base.js";
+import { fresh } from "./fresh.js";
 
 // int64AsType "auto" (numbers within 2^53, BigInt beyond) is missing from the typings.
 const common = { int64AsType: "auto", mapsAsObjects: true } as unknown as Options;
 
 function codec(useRecords: boolean): Codec {
+  const { Packr, Unpackr } = fresh<typeof Msgpackr>("msgpackr");
   const packr = new Packr({ ...common, useRecords });
   const unpackr = new Unpackr({ ...common, useRecords });
   return {
@@ -49,6 +52,7 @@ export const msgpackrPositional: Serializer = {
   notApplicable: () => null,
   codec(ds): Codec {
     const [pack, unpack] = positional(messageShape(ds.types));
+    const { Packr, Unpackr } = fresh<typeof Msgpackr>("msgpackr");
     const packr = new Packr({ ...common, useRecords: false });
     const unpackr = new Unpackr({ ...common, useRecords: false });
     return {
