@@ -25,6 +25,7 @@ class RunnerSpec:
     build: list[list[str]] = field(default_factory=list)
     test: list[list[str]] = field(default_factory=list)
     requires: list[str] = field(default_factory=list)
+    jit: bool = False  # compiles at run time: warmed up at least timing.jit_warmup_min_ns
 
     def missing_tools(self) -> list[str]:
         return [tool for tool in self.requires if shutil.which(tool) is None]
@@ -50,6 +51,7 @@ def discover(root: Path = RUNNERS_DIR) -> dict[str, RunnerSpec]:
             build=[list(c) for c in raw.get("build", [])],
             test=[list(c) for c in raw.get("test", [])],
             requires=list(raw.get("requires", [])),
+            jit=bool(raw.get("jit", False)),
         )
         specs[spec.name] = spec
     return specs

@@ -238,7 +238,10 @@ class Block:
             # now and then beats every earlier slice, while a JIT's gains show window on window
             before, last = min(st.warm_best[-2 * w : -w]), min(st.warm_best[-w:])
             improving = last < (1 - t.warmup_tolerance) * before
-            if not improving and not any(st.warm_compiling[-w:]):
+            # a JIT without a compile signal (V8, Mono) can pass the window test on a
+            # plateau before its optimising tier is done: it also warms a minimum time
+            long_enough = not self.specs[st.cell.runner].jit or st.warm_ns >= t.jit_warmup_min_ns
+            if not improving and not any(st.warm_compiling[-w:]) and long_enough:
                 st.steady = True
         if st.steady is None and st.warm_ns >= t.warmup_max_ns:
             # too slow to test, or never settled within the budget

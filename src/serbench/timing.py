@@ -18,6 +18,7 @@ class Timing:
     warmup_window: int  # slices per window of the steady-state test
     warmup_tolerance: float  # a window whose best is this much below the window before: not steady
     warmup_max_ns: int  # warm-up budget per operation per process; past it: not-steady
+    jit_warmup_min_ns: int  # runtimes that compile at run time warm up at least this long
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
     peak_alloc_max_ns: int  # ... unless one operation takes longer than this
     block_bytes: int  # a runner process holds at most about this many bytes of cells at once
@@ -43,6 +44,7 @@ QUICK = Timing(
     warmup_window=3,
     warmup_tolerance=0.03,
     warmup_max_ns=1_000_000_000,
+    jit_warmup_min_ns=100_000_000,
     peak_alloc=False,
     peak_alloc_max_ns=0,
     block_bytes=2 << 30,
@@ -57,6 +59,7 @@ STANDARD = Timing(
     warmup_window=3,
     warmup_tolerance=0.03,
     warmup_max_ns=1_500_000_000,
+    jit_warmup_min_ns=250_000_000,
     peak_alloc=True,
     peak_alloc_max_ns=300_000_000,
     block_bytes=2 << 30,
