@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"serbench/internal/model"
 )
@@ -28,7 +29,11 @@ type Cell struct {
 	scratch    []byte // reused per-message buffer
 	cbuf       []byte // reused compression output
 	decodeOnly bool
+	ops        []string // the operations prepare was asked for
 }
+
+// Prepared tells whether op was among the operations the cell was prepared for.
+func (c *Cell) Prepared(op string) bool { return slices.Contains(c.ops, op) }
 
 func appendFrame(dst, msg []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(msg)))
@@ -84,6 +89,34 @@ func (c *Cell) encodeCompressed(codec string) ([]byte, error) {
 	}
 	c.buf = buf
 	return buf, nil
+}
+
+// compressedSize is the size encodeCompressed's buffer would have, computed from one
+// compression of each distinct item (message i is items[i % len(items)]).
+func (c *Cell) compressedSize(codec string) (int, error) {
+	d, z := c.data, c.comp[codec]
+	total := 0
+	for j, item := range d.Items {
+		var err error
+		if c.scratch, err = c.codec.Encode(c.scratch[:0], item); err != nil {
+			return 0, err
+		}
+		c.cbuf = z.Compress(c.cbuf[:0], c.scratch)
+		reps := d.Count / len(d.Items)
+		if j < d.Count%len(d.Items) {
+			reps++
+		}
+		total += reps * (uvarintLen(len(c.cbuf)) + len(c.cbuf))
+	}
+	return total, nil
+}
+
+func uvarintLen(n int) int {
+	k := 1
+	for ; n >= 0x80; n >>= 7 {
+		k++
+	}
+	return k
 }
 
 // frames calls fn with each message's bytes of a varint-framed stream.
@@ -254,7 +287,7 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 		}
 		return nil, Prepared{Status: "error", Err: &ErrorBody{"exception", err.Error()}}
 	}
-	c = &Cell{ser: ser, data: data, codec: codec, packed: map[string][]byte{}, comp: map[string]Compressor{}}
+	c = &Cell{ser: ser, data: data, codec: codec, packed: map[string][]byte{}, comp: map[string]Compressor{}, ops: ops}
 	enc, err := c.encodeAll()
 	if err != nil {
 		if IsNA(err) {
@@ -272,12 +305,23 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 	p.Sizes = map[string]int{"encoded": len(c.encoded)}
 	for _, z := range Codecs {
 		c.comp[z] = NewCompressor(z)
+		if !slices.Contains(ops, z+"+decode") && data.Stream && len(data.Items) < data.Count {
+			// the size only: each distinct message compressed once, counted per repetition
+			n, err := c.compressedSize(z)
+			if err != nil {
+				return nil, Prepared{Status: "error", Err: &ErrorBody{"exception", err.Error()}}
+			}
+			p.Sizes[z] = n
+			continue
+		}
 		b, err := c.encodeCompressed(z)
 		if err != nil {
 			return nil, Prepared{Status: "error", Err: &ErrorBody{"exception", err.Error()}}
 		}
-		c.packed[z] = append([]byte(nil), b...)
 		p.Sizes[z] = len(b)
+		if slices.Contains(ops, z+"+decode") { // kept only when it will be decoded
+			c.packed[z] = append([]byte(nil), b...)
+		}
 	}
 	c.buf = nil
 	src := c.encoded
@@ -299,8 +343,8 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 		return nil, p
 	}
 	if decodeFrom == "" {
-		// the compressed forms must read back too
-		for _, z := range Codecs {
+		// the compressed forms to be timed must read back too
+		for z := range c.packed {
 			if err := c.decompressDecode(z); err != nil {
 				p.Status, p.CheckOK, p.Detail = "check_failed", false, z+"+decode: "+err.Error()
 				return nil, p

@@ -13,7 +13,7 @@ type Samples struct {
 	Wall, CPU, AllocBytes, AllocCount, GCCount, GCPause []int64
 }
 
-func threadCPU() int64 {
+func ThreadCPU() int64 {
 	var ts unix.Timespec
 	_ = unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
 	return ts.Nano()
@@ -31,7 +31,7 @@ func Run(op func() error, iterations, samples int) (s Samples, err error) {
 	}
 	for k := 0; k < samples; k++ {
 		runtime.ReadMemStats(&m0)
-		c0 := threadCPU()
+		c0 := ThreadCPU()
 		w0 := time.Now()
 		for i := 0; i < iterations; i++ {
 			if err = op(); err != nil {
@@ -39,7 +39,7 @@ func Run(op func() error, iterations, samples int) (s Samples, err error) {
 			}
 		}
 		wall := time.Since(w0)
-		c1 := threadCPU()
+		c1 := ThreadCPU()
 		runtime.ReadMemStats(&m1)
 		s.Wall[k] = max(int64(wall), 1)
 		s.CPU[k] = c1 - c0

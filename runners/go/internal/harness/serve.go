@@ -163,6 +163,10 @@ func (s *Server) handle(line []byte) bool {
 			s.fail("bad_request", err.Error(), c.Cell)
 			return true
 		}
+		if !cell.Prepared(c.Operation) {
+			s.fail("bad_request", fmt.Sprintf("cell %q was not prepared for %s", *c.Cell, c.Operation), c.Cell)
+			return true
+		}
 		if cell.decodeOnly && c.Operation != "decode" {
 			s.fail("unsupported", "a decode_from cell times decode only", c.Cell)
 			return true

@@ -120,3 +120,20 @@ func TestAvroLibrariesInteroperate(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressedSizesWithoutPackedForms: the compressed sizes prepare computes from the
+// distinct messages equal those of the fully compressed stream.
+func TestCompressedSizesWithoutPackedForms(t *testing.T) {
+	for _, ds := range []string{"pb-vs-msgpack-test1", "pb-vs-msgpack-test4"} {
+		d := testDataset(t, ds)
+		for _, name := range []string{"protobuf", "msgpack"} {
+			_, short := harness.Prepare(find(name), d, d, []string{"encode"}, "", "")
+			_, full := harness.Prepare(find(name), d, d, []string{"zlib+decode", "zstd+decode", "lz4+decode"}, "", "")
+			for _, z := range harness.Codecs {
+				if short.Sizes[z] != full.Sizes[z] || full.Sizes[z] == 0 {
+					t.Errorf("%s/%s %s: %d != %d", name, ds, z, short.Sizes[z], full.Sizes[z])
+				}
+			}
+		}
+	}
+}

@@ -43,6 +43,8 @@ func loadUserFixture(t *testing.T, name, data string) *model.Dataset {
 var unavailable = map[string]map[string]string{
 	"special": {"proto": "protobuf: $.big holds integers beyond 64 bits (type bigint)",
 		"avsc": "avro: $.u is uint64: Avro has no unsigned 64-bit type"},
+	"bigints": {"proto": "protobuf: $.big holds integers beyond 64 bits (type bigint)",
+		"avsc": "avro: $.big holds integers beyond 64 bits (type bigint)"},
 	"lossy": {"proto": `protobuf: $["*"] is declared any, which has no direct mapping`,
 		"avsc": `avro: $["*"] is declared any, which has no direct mapping`},
 }
@@ -57,6 +59,10 @@ func TestUserDatasets(t *testing.T) {
 			"avro-dynamic":     "not_applicable: avro: $.u is uint64",
 			"goavro":           "not_applicable: avro: $.u is uint64",
 			"protobuf-dynamic": "not_applicable: protobuf: $.big holds integers beyond 64 bits"},
+		"bigints": {"msgpack": "not_applicable: msgpack: 1180591620717411303424 at $.big exceeds 64-bit integers",
+			"bson":         "not_applicable: bson: 1180591620717411303424 at $.big exceeds int64",
+			"avro-dynamic": "not_applicable: avro: $.big holds", "goavro": "not_applicable: avro: $.big holds",
+			"protobuf-dynamic": "not_applicable: protobuf: $.big holds"},
 		"lossy": {"avro-dynamic": `not_applicable: avro: $["*"] is declared any`, "goavro": `not_applicable: avro: $["*"] is declared any`,
 			"protobuf-dynamic": `not_applicable: protobuf: $["*"] is declared any`},
 	}
