@@ -87,7 +87,6 @@ pub struct Prepared {
     pub detail: String,
     pub messages: usize,
     pub sizes: Vec<(&'static str, usize)>,
-    pub encoded: Vec<u8>,
 }
 
 pub enum PrepareError {
@@ -100,6 +99,8 @@ pub enum PrepareError {
 pub trait CellOps {
     fn prepare(&mut self, src: &Source) -> Result<Prepared, PrepareError>;
     fn run(&mut self, op: Op, iterations: u64) -> Res<()>;
+    /// The bytes the check decoded (for `dump_path`).
+    fn encoded(&self) -> &[u8];
     /// One encode of the whole dataset into `out` (transport).
     fn encode_once(&mut self, out: &mut Vec<u8>) -> Res<()>;
     /// One timed-style decode of `bytes` (transport).
@@ -321,6 +322,32 @@ impl<T, C: Codec<T>> Cell<T, C> {
         Ok(())
     }
 
+    /// The `encode+c` output, built once for the `c+decode` input: a stream repeats its
+    /// distinct items, so each item is encoded and compressed once and its frame
+    /// repeated (the same bytes the timed operation produces, message by message).
+    fn compressed_once(&mut self, c: Compression, out: &mut Vec<u8>) -> Res<()> {
+        if !self.stream {
+            return self.encode_compressed(c, out);
+        }
+        let comp = self.compressors.as_mut().ok_or("no compressors")?;
+        let mut frames = Vec::with_capacity(self.items.len());
+        for (it, item) in self.items.iter().enumerate() {
+            self.scratch.clear();
+            self.codec.encode(it, item, &mut self.scratch)?;
+            comp.compress(c, &self.scratch, &mut self.scratch2)?;
+            let mut frame = Vec::with_capacity(self.scratch2.len() + 5);
+            put_varint(&mut frame, self.scratch2.len());
+            frame.extend_from_slice(&self.scratch2);
+            frames.push(frame);
+        }
+        out.clear();
+        let n = frames.len();
+        for i in 0..self.count {
+            out.extend_from_slice(&frames[i % n]);
+        }
+        Ok(())
+    }
+
     fn decode_compressed(&mut self, c: Compression) -> Res<()> {
         let comp = self.compressors.as_mut().ok_or("no compressors")?;
         let input = &self.compressed[c.index()];
@@ -437,20 +464,23 @@ where
             self.compressors = Some(Compressors::new().map_err(PrepareError::Exception)?);
             for c in CODECS {
                 let mut buf = Vec::new();
-                self.encode_compressed(c, &mut buf)
+                self.compressed_once(c, &mut buf)
                     .map_err(PrepareError::Exception)?;
                 sizes.push((c.name(), buf.len()));
                 self.compressed[c.index()] = buf;
             }
         }
-        self.encoded = encoded.clone();
+        self.encoded = encoded;
         Ok(Prepared {
             check_ok,
             detail,
             messages: self.count,
             sizes,
-            encoded,
         })
+    }
+
+    fn encoded(&self) -> &[u8] {
+        &self.encoded
     }
 
     fn encode_once(&mut self, out: &mut Vec<u8>) -> Res<()> {

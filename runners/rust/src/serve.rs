@@ -205,7 +205,7 @@ impl Server {
         };
         if let Some(path) = dump
             && from.is_none()
-            && let Err(e) = std::fs::write(path, &p.encoded)
+            && let Err(e) = std::fs::write(path, boxed.encoded())
         {
             return prepared(
                 cell,
