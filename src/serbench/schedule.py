@@ -232,16 +232,22 @@ class Block:
         st.warm_ns += sum(reply["wall_ns"])
         st.warm_best.append(min(reply["wall_ns"]) / st.iterations)
         st.warm_compiling.append(bool(reply.get("compile_ns")))
+        if min(reply["wall_ns"]) < t.min_sample_ns // 2:
+            st.iterations *= 2  # compiled code got faster: keep samples long, slices few
         w = t.warmup_window
         if len(st.warm_best) >= 2 * w:
             # the window before, not the best of all time: on a noisy machine a fast phase
             # now and then beats every earlier slice, while a JIT's gains show window on window
             before, last = min(st.warm_best[-2 * w : -w]), min(st.warm_best[-w:])
             improving = last < (1 - t.warmup_tolerance) * before
+            jit = self.specs[st.cell.runner].jit
             # a JIT without a compile signal (V8, Mono) can pass the window test on a
             # plateau before its optimising tier is done: it also warms a minimum time
-            long_enough = not self.specs[st.cell.runner].jit or st.warm_ns >= t.jit_warmup_min_ns
-            if not improving and not any(st.warm_compiling[-w:]) and long_enough:
+            long_enough = not jit or st.warm_ns >= t.jit_warmup_min_ns
+            # the JVM's compile time counts every thread: with many cells warming at once
+            # someone is always compiling, so the signal holds a cell for a while, not forever
+            compiling = any(st.warm_compiling[-w:]) and st.warm_ns < 3 * t.jit_warmup_min_ns
+            if not improving and not compiling and long_enough:
                 st.steady = True
         if st.steady is None and st.warm_ns >= t.warmup_max_ns:
             # too slow to test, or never settled within the budget

@@ -50,11 +50,11 @@ QUICK = Timing(
     block_bytes=2 << 30,
 )
 STANDARD = Timing(
-    min_sample_ns=2_000_000,
+    min_sample_ns=1_000_000,
     slice_samples=3,
-    slices=12,
+    slices=10,
     min_slices=4,
-    max_measure_ns=400_000_000,
+    max_measure_ns=250_000_000,
     processes=3,
     warmup_window=3,
     warmup_tolerance=0.03,
