@@ -35,7 +35,7 @@ class Timing:
 
 
 QUICK = Timing(
-    min_sample_ns=1_000_000,
+    min_sample_ns=500_000,
     slice_samples=3,
     slices=6,
     min_slices=3,
@@ -44,7 +44,7 @@ QUICK = Timing(
     warmup_window=3,
     warmup_tolerance=0.03,
     warmup_max_ns=1_000_000_000,
-    jit_warmup_min_ns=100_000_000,
+    jit_warmup_min_ns=60_000_000,
     peak_alloc=False,
     peak_alloc_max_ns=0,
     block_bytes=2 << 30,
