@@ -64,7 +64,7 @@ def check(
     expected, count, _ = load_messages(dataset, check_path)
     encoded = prepared.encode_all() if foreign is None else foreign
     try:
-        ok, detail = _compare(prepared, encoded, expected, count)
+        ok, detail = compare(prepared, encoded, expected, count)
     except Exception as exc:
         if foreign is None:
             raise
@@ -73,15 +73,20 @@ def check(
     return ok, detail, encoded
 
 
-def _compare(
-    prepared: Prepared, encoded: bytes, expected: list[Any], count: int
+def compare(
+    prepared: Prepared,
+    encoded: bytes,
+    expected: list[Any],
+    count: int,
+    difference: Callable[[Any, Any], str | None] = first_difference,
 ) -> tuple[bool, str]:
+    """Decode every message of ``encoded`` and compare it with the expected one."""
     to_native = prepared.codec.to_native
     n = 0
     for i, value in enumerate(prepared.decode_all(encoded)):
         if i >= count:
             return False, f"decoded more than the {count} messages encoded"
-        diff = first_difference(expected[i % len(expected)], to_native(value))
+        diff = difference(expected[i % len(expected)], to_native(value))
         if diff:
             where = f"message {i}: " if count > 1 else ""
             return False, f"{where}{diff}"

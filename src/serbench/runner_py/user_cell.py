@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from serbench.runner_py.cell import Prepared, operation
+from serbench.runner_py.cell import Prepared, compare, operation
 from serbench.runner_py.framing import COMPRESSORS
 from serbench.runner_py.serializers.base import Codec, NotApplicable
 from serbench.runner_py.timing import Op
@@ -27,23 +27,6 @@ def _failed(cell: str, status: str, code: str, message: str) -> dict[str, Any]:
         "unsupported": [],
         "error": {"code": code, "message": message[:1000]},
     }
-
-
-def _compare(
-    prepared: Prepared, encoded: bytes, expected: list[Any], count: int
-) -> tuple[bool, str]:
-    to_native = prepared.codec.to_native
-    n = 0
-    for i, value in enumerate(prepared.decode_all(encoded)):
-        if i >= count:
-            return False, f"decoded more than the {count} messages encoded"
-        diff = first_difference(expected[i % len(expected)], to_native(value))
-        if diff:
-            return False, (f"message {i}: " if count > 1 else "") + diff
-        n = i + 1
-    if n != count:
-        return False, f"decoded {n} messages, expected {count}"
-    return True, f"{count} message(s) equal"
 
 
 @dataclass
@@ -100,7 +83,7 @@ def prepare_user(cmd: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Op]]:
         except (OverflowError, TypeError, ValueError) as exc:
             raise NotApplicable(f"{fmt}: cannot encode: {type(exc).__name__}: {exc}") from None
         try:
-            ok, detail = _compare(prepared, encoded, expected, count)
+            ok, detail = compare(prepared, encoded, expected, count, first_difference)
         except Exception as exc:
             if foreign is None:
                 raise
