@@ -204,8 +204,7 @@ def test_user_datasets_when_declared(runner: str, state: Path) -> None:
     userdata.add(
         "conformance-typed", FIXTURES / "typed.jsonl", types_file=FIXTURES / "typed.types.json"
     )
-    data = orchestrate.descriptor("conformance-typed", "quick")
-    data.pop("expanded_bytes", None)
+    data = orchestrate.on_the_wire(orchestrate.descriptor("conformance-typed", "quick"))
     takers = [s for s in d["serializers"] if s["user_datasets"]["applicable"]]
     assert any(s["name"] == "noop" for s in takers)
     statuses = {}

@@ -27,7 +27,7 @@ def _types(entry: userdata.Entry) -> dict[str, Any]:
 
 
 def _prepare(entry: userdata.Entry, serializer: str, **extra: Any) -> dict[str, Any]:
-    wire = {k: v for k, v in entry.descriptor().items() if k != "expanded_bytes"}
+    wire = orchestrate.on_the_wire(entry.descriptor())
     wire.update(extra)
     cmd = {
         "cmd": "prepare",

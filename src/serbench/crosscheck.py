@@ -99,9 +99,7 @@ def run(
     workdir: Path,
 ) -> list[Outcome]:
     readers = {r for r, d in describes.items() if "decode_from" in d.get("capabilities", [])}
-    wire = {ds: orchestrate.descriptor(ds, scale) for ds in wanted}
-    for d in wire.values():
-        d.pop("expanded_bytes")
+    wire = {ds: orchestrate.on_the_wire(orchestrate.descriptor(ds, scale)) for ds in wanted}
     libs = {ds: libraries(describes, ds) for ds in wanted}
     written: dict[tuple[str, str], Path] = {}
     for runner in describes:

@@ -187,6 +187,11 @@ def descriptor(name: str, scale: str) -> dict[str, Any]:
     }
 
 
+def on_the_wire(descriptor: dict[str, Any]) -> dict[str, Any]:
+    """The protocol's dataset object: the descriptor less the orchestrator's own size hint."""
+    return {k: v for k, v in descriptor.items() if k != "expanded_bytes"}
+
+
 def execute(
     config: RunConfig,
     the_plan: Plan,
@@ -211,10 +216,7 @@ def execute(
                 )
     todo = [c for c in the_plan.cells if not {c.key(op) for op in ops} <= done]
     descriptors = {name: descriptor(name, config.scale) for name in {c.dataset for c in todo}}
-    wire = {
-        name: {k: v for k, v in d.items() if k != "expanded_bytes"}
-        for name, d in descriptors.items()
-    }
+    wire = {name: on_the_wire(d) for name, d in descriptors.items()}
     rng = random.Random(config.seed)
     timing = config.profile
     clock_zero = time.monotonic_ns()

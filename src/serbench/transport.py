@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from serbench import PROTOCOL_VERSION, datasets, userdata
+from serbench import PROTOCOL_VERSION, orchestrate
 from serbench.runners import RunnerSpec
 
 
@@ -90,12 +90,7 @@ def transfer(
     timeout: float = 120,
 ) -> dict[str, Any]:
     """Send the dataset's message `repetitions` times; both sides' raw timings."""
-    if dataset not in datasets.DATASETS and userdata.is_registered(dataset):
-        wire = userdata.get(dataset).descriptor()  # section 7's object
-        wire.pop("expanded_bytes", None)
-    else:
-        data = str(datasets.get(dataset).build(scale).path())  # type: ignore[arg-type]
-        wire = {"name": dataset, "kind": "builtin", "data": data}
+    wire = orchestrate.on_the_wire(orchestrate.descriptor(dataset, scale))
     base = {
         "protocol": PROTOCOL_VERSION,
         "dataset": wire,
