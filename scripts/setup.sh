@@ -7,9 +7,9 @@ cd "$(dirname "$0")/.."
 
 # Toolchains every runner builds with; each runner lists its own Debian packages in
 # runners/<name>/apt-packages.txt (one per line, # comments), so adding a runner touches
-# nothing here.
+# nothing here; scripts/apt-packages.txt lists what serbench itself and its tests use.
 APT_PACKAGES=(cmake ninja-build g++ pkg-config)
-for list in runners/*/apt-packages.txt; do
+for list in scripts/apt-packages.txt runners/*/apt-packages.txt; do
   [ -f "$list" ] || continue
   while read -r pkg; do APT_PACKAGES+=("$pkg"); done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
 done
