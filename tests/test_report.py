@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from serbench import orchestrate, reference, report, report_html
+from serbench import orchestrate, reference, report
+from serbench.report import html as report_html
 from serbench.runners import PYTHON
 from serbench.store import Store
 

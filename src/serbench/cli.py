@@ -393,7 +393,7 @@ def report_cmd(
         report.print_tables(rep, console)
         return
     if fmt == "html":
-        from serbench import report_html
+        from serbench.report import html as report_html
 
         text = report_html.render(rep)
     else:

@@ -11,6 +11,7 @@ matplotlib.use("Agg")  # no display: render to SVG in memory
 import matplotlib.pyplot as plt  # noqa: E402
 
 from serbench import report  # noqa: E402
+from serbench.report.text import _cells, _columns, _title  # noqa: E402
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
@@ -74,7 +75,7 @@ def _chart(dataset: str, rows: list[report.Row]) -> str:
 
 def render(rep: report.RunReport) -> str:
     run = rep.run
-    cols = report._columns(rep)
+    cols = _columns(rep)
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>serbench run {run['id']}"
         f"</title><style>{STYLE}</style></head><body>",
@@ -87,12 +88,12 @@ def render(rep: report.RunReport) -> str:
         + "</ul>"
     )
     for dataset, rows in rep.tables.items():
-        parts.append(f"<h2>{html.escape(report._title(dataset))}</h2>")
+        parts.append(f"<h2>{html.escape(_title(dataset))}</h2>")
         parts.append(f"<div class='chart'>{_chart(dataset, rows)}</div>")
         parts.append("<table><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in cols) + "</tr>")
         for row in rows:
             cls = {"NG": "NG", "error": "error", "n/a": "na"}.get(row.status, "")
-            cells = "".join(f"<td>{html.escape(c)}</td>" for c in report._cells(row, rep))
+            cells = "".join(f"<td>{html.escape(c)}</td>" for c in _cells(row, rep))
             parts.append(f"<tr class='{cls}'>{cells}</tr>")
         parts.append("</table>")
     parts.append("</body></html>")

@@ -1,0 +1,113 @@
+"""Numbers and cells as text, shared by the terminal and Markdown renderings."""
+
+from __future__ import annotations
+
+from serbench import datasets
+from serbench.operations import CODECS
+from serbench.report.model import Row, RunReport
+from serbench.stats import Estimate
+
+
+def fmt_ns(ns: float | None) -> str:
+    if ns is None:
+        return "-"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
+def fmt_bytes(n: int | None) -> str:
+    if n is None:
+        return "-"
+    return f"{n:,}"
+
+
+def fmt_kib(n: int | None) -> str:
+    return "-" if n is None else f"{n / 1024:,.0f} KiB"
+
+
+def fmt_est(e: Estimate | None) -> str:
+    if e is None:
+        return "-"
+    if e.steady is False:
+        return f"not steady (min {fmt_ns(e.min_ns)})"
+    pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0
+    return f"{fmt_ns(e.headline_ns)} ±{pct:.1f}% (min {fmt_ns(e.min_ns)})"
+
+
+def _stability(row: Row) -> str:
+    """Worst share of slices outside the fast mode / widest spread between processes."""
+    if not row.ops:
+        return "-"
+    slow = max(e.slow_fraction for e in row.ops.values())
+    spread = max(e.process_spread for e in row.ops.values())
+    return f"{100 * slow:.0f}% / ±{100 * spread:.1f}%"
+
+
+def _check(row: Row) -> str:
+    return {"ok": "OK", "NG": "NG", "n/a": "n/a", "error": "ERR"}[row.status]
+
+
+def _columns(report: RunReport) -> list[str]:
+    extra = [op for op in report.operations if op not in ("encode", "decode")]
+    return [
+        "serializer",
+        "library",
+        "encode",
+        "decode",
+        *extra,
+        "bytes",
+        "zlib",
+        "zstd",
+        "lz4",
+        "alloc/op",
+        "footprint",
+        "stability",
+        "check",
+        "notes",
+    ]
+
+
+def _cells(row: Row, report: RunReport) -> list[str]:
+    extra = [op for op in report.operations if op not in ("encode", "decode")]
+    alloc = next((e.alloc_bytes for e in row.ops.values() if e.alloc_bytes is not None), None)
+    if alloc is None:
+        alloc = next(
+            (e.peak_alloc_bytes for e in row.ops.values() if e.peak_alloc_bytes is not None), None
+        )
+    flags = [
+        f"near-overhead({','.join(row.near_overhead)})" if f == "near-overhead" else f
+        for f in row.flags
+    ]
+    notes = row.detail if row.status != "ok" else ", ".join(flags)
+    labels = [
+        lab
+        for lab in row.labels
+        if lab
+        in ("zero-copy-decode", "lazy-access", "positional", "baseline", "unsafe-untrusted-input")
+    ]
+    if labels:
+        notes = "; ".join(x for x in (notes, " ".join(labels)) if x)
+    return [
+        row.name,
+        f"{row.library} {row.version}".strip(),
+        fmt_est(row.ops.get("encode")),
+        fmt_est(row.ops.get("decode")),
+        *(fmt_est(row.ops.get(op)) for op in extra),
+        fmt_bytes(row.sizes.get("encoded")),
+        *(fmt_bytes(row.sizes.get(c)) for c in CODECS),
+        fmt_bytes(int(alloc)) if alloc is not None else "-",
+        fmt_kib(row.footprint_bytes),
+        _stability(row),
+        _check(row),
+        notes[:120],
+    ]
+
+
+def _title(dataset: str) -> str:
+    try:
+        spec = datasets.get(dataset)
+        return f"{spec.scenario} {dataset}: {spec.title}"
+    except datasets.UnknownName:
+        return dataset
