@@ -536,3 +536,66 @@ def test_lists_of_optional_values_have_no_schema(state: Path, tmp_path: Path) ->
     )
     assert schemas["proto"]["unavailable"].startswith("protobuf: $.xs[*] is optional<int32>")
     assert _prepare(entry, "msgpack")["status"] == "ok"
+
+
+def test_capnp_schema_follows_the_mapping(state: Path, tmp_path: Path) -> None:
+    path = tmp_path / "capn.jsonl"
+    rows = [
+        {"user_id": 1, "geo": None, "tags": [], "attrs": {"a": 1.5}, "note": "x", "kind": "a"},
+        {"user_id": 2, "geo": None, "tags": [], "attrs": {}, "note": None, "kind": "b"},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    types = tmp_path / "capn.types.json"
+    types.write_text(
+        json.dumps(
+            {
+                "message": "Capn",
+                "types": {
+                    "Kind": {"enum": ["a", "b"]},
+                    "Capn": {
+                        "record": [
+                            ["user_id", "int64"],
+                            ["geo", "null"],
+                            ["tags", "list<null>"],
+                            ["attrs", "map<string,float64>"],
+                            ["note", "optional<string>"],
+                            ["kind", "Kind"],
+                        ]
+                    },
+                },
+            }
+        )
+    )
+    entry = userdata.add("capn", path, types_file=types)
+    schema = entry.descriptor()["schemas"]["capnp"]
+    assert schema["struct"] == "Capn", schema
+    text = Path(schema["path"]).read_text()
+    assert text.startswith("@0x")
+    for line in (
+        "userId @0 :Int64;",  # no underscores in Cap'n Proto names
+        "geo @1 :Void;",
+        "tags @2 :List(Void);",
+        "attrs @3 :List(Entry0);",
+        "note :union { null @4 :Void; value @5 :Text; }",
+        "kind @6 :Kind;",
+        "struct Entry0 {\n  key @0 :Text;\n  value @1 :Float64;\n}",
+        "enum Kind {\n  a @0;\n  b @1;\n}",
+    ):
+        assert line in text, (line, text)
+    if shutil.which("capnp"):  # the C++ runner's set-up installs the compiler
+        import subprocess
+
+        subprocess.run(["capnp", "compile", "-o-", schema["path"]], check=True, capture_output=True)
+
+
+def test_capnp_wraps_a_top_level_list_and_refuses_nested_lists(state: Path, tmp_path: Path) -> None:
+    path = tmp_path / "top.json"
+    path.write_text("[1, 2, 3]")
+    schema = userdata.add("top", path).descriptor()["schemas"]["capnp"]
+    assert "struct Root {\n  value @0 :List(Int32);\n}" in Path(schema["path"]).read_text()
+    path = tmp_path / "nested.json"
+    path.write_text('{"m": [[1], [2]]}')
+    schema = userdata.add("nested", path).descriptor()["schemas"]["capnp"]
+    assert schema == {
+        "unavailable": "capnproto: $.m is list<list<int32>>: nested lists are not mapped"
+    }

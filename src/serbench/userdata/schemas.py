@@ -6,8 +6,10 @@ The .proto is also compiled with grpcio-tools' protoc into a FileDescriptorSet.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +21,6 @@ from serbench.userdata.types import Enum, ListOf, MapOf, Optional, Prim, Record,
 # Schema kinds a runner may ask for that serbench does not generate for user data (yet).
 NOT_GENERATED = {
     "fbs": "flatbuffers",
-    "capnp": "capnproto",
     "thrift": "thrift",
 }
 
@@ -235,12 +236,160 @@ def avro_schema(types: Types) -> Any:
     return _Avro().schema(types.message, [])
 
 
+# ---- Cap'n Proto -----------------------------------------------------------------------
+
+_CAPNP_SCALARS = {
+    "bool": "Bool",
+    "int32": "Int32",
+    "uint32": "UInt32",
+    "int64": "Int64",
+    "uint64": "UInt64",
+    "float32": "Float32",
+    "float64": "Float64",
+    "string": "Text",
+    "bytes": "Data",
+    "timestamp_ms": "Int64",
+    "null": "Void",
+}
+
+
+def _words(key: str) -> list[str]:
+    return [w for w in re.split(r"[^A-Za-z0-9]+", key) if w]
+
+
+def _upper_camel(name: str) -> str:
+    """A type name: Cap'n Proto wants an upper-case first letter and no underscores."""
+    words = _words(name)
+    out = "".join(w[0].upper() + w[1:] for w in words) or "T"
+    return out if out[0].isalpha() else "T" + out
+
+
+def _lower_camel(key: str, used: set[str]) -> str:
+    """A field or enumerant name, unique in ``used``: lowerCamel, no underscores."""
+    words = _words(key) or ["field"]
+    name = words[0][0].lower() + words[0][1:] + "".join(w[0].upper() + w[1:] for w in words[1:])
+    if not name[0].isalpha():
+        name = "f" + name
+    base, n = name, 1
+    while name in used:
+        n += 1
+        name = f"{base}{n}"
+    used.add(name)
+    return name
+
+
+class _Capnp:
+    """Protocol section 7's Cap'n Proto mapping: declarations at file level, fields walked
+    by position; optional<T> is a group holding a union of `null :Void` and `value :T`."""
+
+    def __init__(self) -> None:
+        self.blocks: dict[str, str] = {}  # declaration name -> text
+        self.names: dict[int, str] = {}  # id(Record or Enum) -> its Cap'n Proto name
+        self.entries: dict[str, str] = {}  # value type -> EntryN
+
+    def _declare(self, t: Record | Enum, parts: list[PathPart]) -> tuple[str, bool]:
+        """(name, already declared)."""
+        if id(t) in self.names:
+            return self.names[id(t)], True
+        name = _upper_camel(t.name)
+        if name in self.blocks:
+            raise Unavailable(parts, f"type name {name} collides ({t.name})")
+        self.names[id(t)] = name
+        self.blocks[name] = ""  # reserve (and stop recursion)
+        return name, False
+
+    def single(self, t: Type, parts: list[PathPart]) -> str:
+        """The Cap'n Proto type of one non-optional value."""
+        if isinstance(t, Prim):
+            why = _no_direct(t, "capnproto")
+            if why:
+                raise Unavailable(parts, why)
+            return _CAPNP_SCALARS[t.name]
+        if isinstance(t, Enum):
+            name, done = self._declare(t, parts)
+            if not done:
+                used: set[str] = set()
+                lines = [f"  {_lower_camel(sym, used)} @{i};" for i, sym in enumerate(t.symbols)]
+                self.blocks[name] = f"enum {name} {{\n" + "\n".join(lines) + "\n}\n"
+            return name
+        if isinstance(t, Record):
+            return self.struct(t, parts)
+        if isinstance(t, Optional):
+            raise Unavailable(parts, f"is {t} inside a list or map (not mapped)")
+        if isinstance(t, ListOf):
+            if isinstance(t.of, ListOf):
+                raise Unavailable(parts, f"is {t}: nested lists are not mapped")
+            return f"List({self.single(t.of, [*parts, '[*]'])})"
+        value = self.single(t.of, [*parts, "*"])
+        if value not in self.entries:
+            entry = f"Entry{len(self.entries)}"
+            if entry in self.blocks:
+                raise Unavailable(parts, f"type name {entry} collides")
+            self.entries[value] = entry
+            self.blocks[entry] = f"struct {entry} {{\n  key @0 :Text;\n  value @1 :{value};\n}}\n"
+        return f"List({self.entries[value]})"
+
+    def fields(self, rec: Record, parts: list[PathPart]) -> list[str]:
+        lines, used, ordinal = [], set(), 0
+        for key, t in rec.fields:
+            name = _lower_camel(key, used)
+            if isinstance(t, Optional):
+                inner = self.single(t.of, [*parts, key])
+                lines.append(
+                    f"  {name} :union {{ null @{ordinal} :Void; value @{ordinal + 1} :{inner}; }}"
+                )
+                ordinal += 2
+            else:
+                lines.append(f"  {name} @{ordinal} :{self.single(t, [*parts, key])};")
+                ordinal += 1
+        return lines
+
+    def struct(self, rec: Record, parts: list[PathPart]) -> str:
+        name, done = self._declare(rec, parts)
+        if not done:
+            lines = self.fields(rec, parts)
+            self.blocks[name] = f"struct {name} {{\n" + "\n".join(lines) + "\n}\n"
+        return name
+
+
+def capnp_text(types: Types, file_key: str) -> tuple[str, str]:
+    """(.capnp text, root struct name); raises Unavailable."""
+    gen = _Capnp()
+    if isinstance(types.message, Record):
+        root = gen.struct(types.message, [])
+    else:
+        if "Root" in gen.blocks:
+            raise Unavailable([], "type name Root collides")
+        gen.blocks["Root"] = ""
+        lines = gen.fields(Record("Root", [("value", types.message)]), [])
+        gen.blocks["Root"] = "struct Root {\n" + "\n".join(lines) + "\n}\n"
+        root = "Root"
+    # a file id is 64 bits with the top bit set; derived from the dataset so it is stable
+    file_id = int.from_bytes(hashlib.sha256(file_key.encode()).digest()[:8], "big") | 1 << 63
+    return f"@0x{file_id:016x};\n\n" + "\n".join(gen.blocks.values()), root
+
+
+def check_capnp(path: Path) -> str | None:
+    """The capnp compiler's complaint about the schema, if the compiler is installed."""
+    capnp = shutil.which("capnp")
+    if capnp is None:
+        return None
+    proc = subprocess.run(
+        [capnp, "compile", "-o-", f"--src-prefix={path.parent}", str(path)],
+        capture_output=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        return proc.stderr.decode(errors="replace").strip()[:300] or "capnp compile failed"
+    return None
+
+
 # ---- all of them -----------------------------------------------------------------------
 
 
 def write_schemas(types: Types, folder: Path, stem: str, package: str) -> dict[str, Any]:
-    """Write NAME.proto / NAME.pb / NAME.avsc into ``folder``; the protocol's ``schemas``
-    object with paths relative to ``folder`` (made absolute by the registry)."""
+    """Write NAME.proto / NAME.pb / NAME.avsc / NAME.capnp into ``folder``; the protocol's
+    ``schemas`` object with paths relative to ``folder`` (made absolute by the registry)."""
     out: dict[str, Any] = {}
     try:
         text, message = proto_text(types, package)
@@ -261,6 +410,18 @@ def write_schemas(types: Types, folder: Path, stem: str, package: str) -> dict[s
     else:
         (folder / f"{stem}.avsc").write_text(json.dumps(avsc, indent=1) + "\n")
         out["avsc"] = {"path": f"{stem}.avsc"}
+    try:
+        text, root = capnp_text(types, package)
+    except Unavailable as exc:
+        out["capnp"] = {"unavailable": f"capnproto: {exc}"}
+    else:
+        capnp = folder / f"{stem}.capnp"
+        capnp.write_text(text)
+        problem = check_capnp(capnp)
+        if problem:
+            out["capnp"] = {"unavailable": f"capnproto: capnp rejects the schema: {problem}"}
+        else:
+            out["capnp"] = {"path": capnp.name, "struct": root}
     for kind, fmt in NOT_GENERATED.items():
         out[kind] = {
             "unavailable": f"{fmt}: serbench does not generate {kind} schemas for user datasets yet"
