@@ -27,6 +27,7 @@ from serbench import (
 from serbench.operations import COMPRESSED
 from serbench.paths import default_db, state_dir
 from serbench.store import Store
+from serbench.userdata.schemas import SCHEMAS_VERSION
 
 app = typer.Typer(
     help="serbench: serializer benchmarks that check the data first.",
@@ -182,13 +183,15 @@ def datasets_remove(name: Annotated[str, typer.Argument()]) -> None:
 
 
 def _data_option(file: Path, as_: str | None, types: Path | None, sample: int | None) -> str:
-    """`run --data FILE`: registered under the file's stem, again only if it changed."""
+    """`run --data FILE`: registered under the file's stem, again only if it (or serbench's
+    schema generator) changed."""
     name = re.sub(r"[^A-Za-z0-9._-]", "-", file.stem).lstrip(".-_") or "data"
     options = {"as": as_, "types": str(types) if types else None, "sample": sample}
     if userdata.is_registered(name) and file.is_file():
         meta = userdata.get(name).meta
         same_file = meta.get("source_sha256") == userdata.file_sha256(file)
-        if same_file and meta.get("options") == options:
+        current = meta.get("schemas_version") == SCHEMAS_VERSION
+        if same_file and current and meta.get("options") == options:
             err.print(f"user dataset {name} is up to date with {file}")
             return name
     _register(name, file, as_, types, sample)

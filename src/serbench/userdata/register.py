@@ -23,7 +23,7 @@ from serbench.userdata.canonical import Body, CanonicalWriter, encode_item, enco
 from serbench.userdata.errors import UserDataError, ValueProblem, format_path
 from serbench.userdata.infer import Summary, infer, needs_conversion
 from serbench.userdata.registry import META, Entry, folder_of, registry_dir, validate_name
-from serbench.userdata.schemas import identifier, write_schemas
+from serbench.userdata.schemas import SCHEMAS_VERSION, identifier, write_schemas
 from serbench.userdata.types import (
     ListOf,
     Types,
@@ -381,6 +381,7 @@ def add(
             "types": f"{name}.types.json",
             "types_from": str(types_file) if types_file else "inferred",
             "schemas": schemas,
+            "schemas_version": SCHEMAS_VERSION,
             "notes": src.notes,
             "seconds": round(time.monotonic() - started, 3),
         }

@@ -18,6 +18,9 @@ from typing import Any
 from serbench.userdata.errors import PathPart, format_path
 from serbench.userdata.types import Enum, ListOf, MapOf, Optional, Prim, Record, Type, Types
 
+# Bumped when the generated schemas change, so `run --data` registers a file again.
+SCHEMAS_VERSION = 2
+
 # Schema kinds a runner may ask for that serbench does not generate for user data (yet).
 NOT_GENERATED = {
     "fbs": "flatbuffers",
