@@ -33,7 +33,9 @@ namespace Serbench
                 }
                 return 0;
             }
-            Console.Error.WriteLine("usage: serbench-dotnet.exe describe | serve");
+            if (mode == "transport")
+                return Transport.Run(new StreamReader(Console.OpenStandardInput(), new UTF8Encoding(false)), stdout);
+            Console.Error.WriteLine("usage: serbench-dotnet.exe describe | serve | transport");
             return 2;
         }
     }

@@ -11,6 +11,10 @@ namespace Serbench.Harness
         public JObject Reply;
         public Dictionary<string, Action> Ops = new Dictionary<string, Action>();
 
+        /// <summary>Kept for `transport` only: the cell's workload and a check of any bytes (null when equal).</summary>
+        public Workload Work;
+        public Func<byte[], string> CheckBytes;
+
         static readonly string[] Operations = { "encode", "decode", "encode+zlib", "zlib+decode", "encode+zstd", "zstd+decode", "encode+lz4", "lz4+decode" };
 
         public static bool IsOperation(string op)
@@ -29,7 +33,7 @@ namespace Serbench.Harness
         }
 
         /// <summary>Loads, encodes, decodes and checks; throws NotApplicableException, IOException (bad data).</summary>
-        public static Cell Prepare(string cellId, Serializer ser, DatasetSpec spec, JObject dataset, List<string> operations, string dumpPath, string decodeFrom)
+        public static Cell Prepare(string cellId, Serializer ser, DatasetSpec spec, JObject dataset, List<string> operations, string dumpPath, string decodeFrom, bool keepCheck = false)
         {
             string data = (string)dataset["data"];
             string checkData = (string)dataset["check_data"] ?? data;
@@ -79,6 +83,11 @@ namespace Serbench.Harness
             if (ok)
                 detail = loaded.Count + " message(s) equal";
             var cell = new Cell();
+            if (keepCheck)
+            {
+                cell.Work = work;
+                cell.CheckBytes = bytes => Check(work, bytes, expected, expectedCount, true, canonical);
+            }
             var reply = new JObject
             {
                 { "event", "prepared" }, { "cell", cellId }, { "status", ok ? "ok" : "check_failed" },

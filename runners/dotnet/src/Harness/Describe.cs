@@ -59,7 +59,7 @@ namespace Serbench.Harness
             {
                 { "protocol", 2 }, { "runner", "dotnet" }, { "language", "csharp" },
                 { "runtime", new JObject { { "name", "Mono" }, { "version", MonoVersion() }, { "details", details } } },
-                { "capabilities", new JArray("decode_from", "user_datasets") },
+                { "capabilities", new JArray("decode_from", "transport", "user_datasets") },
                 { "serializers", serializers },
             };
         }

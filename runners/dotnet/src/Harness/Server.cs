@@ -91,6 +91,20 @@ namespace Serbench.Harness
 
         JObject Prepare(JObject cmd, string cellId)
         {
+            Cell cell;
+            JObject reply = Open(cmd, cellId, false, out cell);
+            if (cell != null)
+                cells[cellId] = cell;
+            return reply;
+        }
+
+        /// <summary>
+        /// Resolves and prepares a cell as `prepare` does (also for `transport`); the reply, and
+        /// the cell when it passed its check. keepCheck keeps what re-checking other bytes needs.
+        /// </summary>
+        public JObject Open(JObject cmd, string cellId, bool keepCheck, out Cell prepared)
+        {
+            prepared = null;
             string name = Str(cmd, "serializer", true);
             var dataset = cmd["dataset"] as JObject;
             if (dataset == null)
@@ -136,9 +150,9 @@ namespace Serbench.Harness
             }
             try
             {
-                Cell cell = Cell.Prepare(cellId, ser, spec, dataset, operations, (string)cmd["dump_path"], (string)cmd["decode_from"]);
+                Cell cell = Cell.Prepare(cellId, ser, spec, dataset, operations, (string)cmd["dump_path"], (string)cmd["decode_from"], keepCheck);
                 if ((string)cell.Reply["status"] == "ok")
-                    cells[cellId] = cell;
+                    prepared = cell;
                 return cell.Reply;
             }
             catch (NotApplicableException e)
