@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 scripts/setup.sh
 .venv/bin/serbench run --quick --report report.md
-echo "Markdown report: $(pwd)/report.md"
+.venv/bin/serbench report --format html -o report.html >/dev/null
+echo "All rows: .venv/bin/serbench report | Markdown: $(pwd)/report.md | HTML: $(pwd)/report.html"

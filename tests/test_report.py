@@ -98,3 +98,32 @@ def test_cli_report_formats_and_bad_input(s1_run: tuple[Store, int], tmp_path: P
         [*base, "run", "-d", "nope", "--db", str(store.path)], capture_output=True, text=True
     )
     assert bad.returncode == 2 and "android-users" in bad.stderr
+
+
+@pytest.mark.parametrize("width", [80, 220])
+def test_terminal_output_fits_the_width(s1_run: tuple[Store, int], width: int) -> None:
+    from rich.console import Console
+
+    rep = report.build(*s1_run)
+    console = Console(width=width, record=True, force_terminal=False)
+    report.print_summary(rep, console)
+    summary = console.export_text().splitlines()
+    assert len(summary) <= 12  # one dataset: a few lines, not a table of every row
+    assert all(len(line) <= width for line in summary), summary
+    rows = [r for r in rep.tables["android-users"] if r.status == "ok" and r.ops.get("encode")]
+    fastest = min(
+        (r for r in rows if "baseline" not in r.labels and "not-steady" not in r.flags),
+        key=lambda r: r.ops["encode"].headline_ns,
+    )
+    encode_line = next(line for line in summary if line.strip().startswith("encode"))
+    assert encode_line.split()[1] == fastest.name
+    console = Console(width=width, record=True, force_terminal=False)
+    report.print_tables(rep, console)
+    tables = console.export_text().splitlines()
+    assert all(len(line) <= width for line in tables)
+    assert sum("python/protobuf" in line for line in tables) == 1  # every row, unwrapped
+    header = next(line for line in tables if "serializer" in line)
+    assert "encode" in header and "decode" in header
+    shown = set(header.split())
+    assert ({"library", "zlib"} <= shown) == (width >= 220)  # chosen by width, not wrapped
+    assert ("not shown at this width" in "\n".join(tables)) == (width < 220)

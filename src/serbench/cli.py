@@ -372,7 +372,7 @@ def run_cmd(
             config.cell_timeout = timeout
     run_id = _run(config, store, run_id)
     rep = report.build(store, run_id)
-    report.print_tables(rep, console)
+    report.print_summary(rep, console)
     if report_path:
         report_path.write_text(report.markdown(rep))
         console.print(f"report written to {report_path}")

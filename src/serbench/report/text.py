@@ -27,13 +27,15 @@ def fmt_kib(n: int | None) -> str:
     return "-" if n is None else f"{n / 1024:,.0f} KiB"
 
 
-def fmt_est(e: Estimate | None) -> str:
+def fmt_est(e: Estimate | None, with_min: bool = True) -> str:
+    """Headline ±95% half-width, and the minimum unless the cell must stay narrow."""
     if e is None:
         return "-"
     if e.steady is False:
-        return f"not steady (min {fmt_ns(e.min_ns)})"
+        return f"not steady (min {fmt_ns(e.min_ns)})" if with_min else "not steady"
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0
-    return f"{fmt_ns(e.headline_ns)} ±{pct:.1f}% (min {fmt_ns(e.min_ns)})"
+    text = f"{fmt_ns(e.headline_ns)} ±{pct:.1f}%"
+    return f"{text} (min {fmt_ns(e.min_ns)})" if with_min else text
 
 
 def _stability(row: Row) -> str:
@@ -69,7 +71,7 @@ def _columns(report: RunReport) -> list[str]:
     ]
 
 
-def _cells(row: Row, report: RunReport) -> list[str]:
+def _cells(row: Row, report: RunReport, with_min: bool = True) -> list[str]:
     extra = [op for op in report.operations if op not in ("encode", "decode")]
     alloc = next((e.alloc_bytes for e in row.ops.values() if e.alloc_bytes is not None), None)
     if alloc is None:
@@ -92,9 +94,9 @@ def _cells(row: Row, report: RunReport) -> list[str]:
     return [
         row.name,
         f"{row.library} {row.version}".strip(),
-        fmt_est(row.ops.get("encode")),
-        fmt_est(row.ops.get("decode")),
-        *(fmt_est(row.ops.get(op)) for op in extra),
+        fmt_est(row.ops.get("encode"), with_min),
+        fmt_est(row.ops.get("decode"), with_min),
+        *(fmt_est(row.ops.get(op), with_min) for op in extra),
         fmt_bytes(row.sizes.get("encoded")),
         *(fmt_bytes(row.sizes.get(c)) for c in CODECS),
         fmt_bytes(int(alloc)) if alloc is not None else "-",
