@@ -1,7 +1,7 @@
 // Converters compiled once per dataset from its shape, walking values by their
 // declared types: the seed's positional layout (records as arrays in field order, a
 // single-field record as its bare value) and leaf rewrites (e.g. ISO strings to Dates).
-import type { Shape } from "./model.js";
+import { child, type Shape } from "./model.js";
 
 export type Convert = (v: any) => any;
 
@@ -175,4 +175,33 @@ export function mapAny(v: unknown, f: (leaf: unknown) => unknown): unknown {
     return out;
   }
   return f(v);
+}
+
+/** A string-keyed map of the generic value tree (not a list, date, byte array or null). */
+export function isDocument(v: unknown): v is Record<string, unknown> {
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    !Array.isArray(v) &&
+    !(v instanceof Uint8Array) &&
+    !(v instanceof Date)
+  );
+}
+
+/** The path of the first map key (record fields included) for which `bad` holds, or null. */
+export function firstKey(v: unknown, bad: (key: string) => boolean, path = "$"): string | null {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const r = firstKey(v[i], bad, child(path, i));
+      if (r) return r;
+    }
+  } else if (isDocument(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      const p = child(path, k);
+      if (bad(k)) return p;
+      const r = firstKey(x, bad, p);
+      if (r) return r;
+    }
+  }
+  return null;
 }

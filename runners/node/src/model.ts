@@ -326,7 +326,8 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-function child(path: string, key: string | number): string {
+/** `$.a`, `$[3]`, `$["a b"]`: the path of a child value. */
+export function child(path: string, key: string | number): string {
   if (typeof key === "number") return `${path}[${key}]`;
   return IDENT.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }

@@ -3,8 +3,12 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { BSON } from "bson";
 import { dir, run } from "./helpers.js";
+import { loadNative, type Dataset } from "../src/model.js";
 import { RUNNER_DIR } from "../src/paths.js";
+import { REGISTRY } from "../src/serializers/index.js";
+import { resolveDataset } from "../src/serve.js";
 
 const fixtures = join(RUNNER_DIR, "test/fixtures");
 const items = (id: string, score: string) =>
@@ -32,7 +36,7 @@ function dataset(name: string, id: string, score: string) {
   };
 }
 
-const statusOf = (ser: string, ref: ReturnType<typeof dataset>) => {
+const statusOf = (ser: string, ref: Parameters<typeof run>[1]) => {
   try {
     const r = run(ser, ref);
     return r.reply.status === "ok" ? "ok" : `check_failed: ${r.reply.check.detail}`;
@@ -56,4 +60,102 @@ test("schema formats through their dynamic APIs; -0.0 is kept or reported", () =
   // JSON.stringify, msgpackr and cbor-x write -0 as 0: the check catches it, with the path.
   for (const ser of ["json", "msgpackr", "cbor-x"])
     assert.equal(statusOf(ser, ref), "check_failed: message 0: $.score: 0 != -0", ser);
+});
+
+/** Nulls, optional fields null in some records (missing in the user's file), empty lists. */
+function edgeDataset() {
+  const data = join(dir, "edge.json");
+  const items = [
+    { id: 1, n: null, opt: "x", empty: [], rec: { x: 1, y: null }, m: { k: 1.5, "": 2.0 } },
+    { id: 2, n: null, opt: null, empty: [], rec: null, m: {} },
+    { id: 3, n: null, opt: null, empty: [], rec: { x: -1, y: null }, m: { "a b": 0.25 } },
+  ].map((r, i) => ({ ...r, tags: i ? [] : ["a", "\u0000"], when: i === 1 ? 3 : null, f: !i }));
+  for (const r of items) Object.assign(r, { extra: r.id === 2 ? { deep: [1, 2] } : null });
+  writeFileSync(
+    data,
+    JSON.stringify({
+      format: "serbench-dataset",
+      version: 1,
+      name: "edge",
+      scenario: "user",
+      scale: "user",
+      framing: "stream",
+      count: 3,
+      items,
+    }),
+  );
+  return {
+    name: "edge",
+    kind: "user" as const,
+    data,
+    types: join(fixtures, "edge.types.json"),
+    schemas: {
+      proto: { path: join(fixtures, "edge.proto"), message: "Edge" },
+      avsc: { path: join(fixtures, "edge.avsc") },
+    },
+  };
+}
+
+test("unset fields with presence read back as null, never-set lists as empty", () => {
+  const ref = edgeDataset();
+  for (const ser of Object.keys(REGISTRY).filter((s) => REGISTRY[s].userDatasets === null))
+    assert.equal(statusOf(ser, ref), "ok", ser);
+});
+
+test("the orchestrator's unavailable reason is passed on as written", () => {
+  const ref = {
+    ...dataset("user-unavailable", "1", "2.5"),
+    schemas: {
+      proto: { unavailable: "protobuf: $.x is optional<list<int32>>" },
+      avsc: { unavailable: "avro: $.x reason" },
+    },
+  };
+  assert.equal(
+    statusOf("protobufjs-reflect", ref),
+    "not_applicable: protobuf: $.x is optional<list<int32>>",
+  );
+  assert.equal(statusOf("avsc", ref), "not_applicable: avro: $.x reason");
+});
+
+test("bson: a record is the document itself; other top-level values are not applicable", () => {
+  const ref = dataset("user-doc", "7", "2.5");
+  const ds = resolveDataset(ref) as Dataset;
+  const codec = REGISTRY.bson.codec(ds);
+  const native = loadNative(ref.data, ds).items[0];
+  const doc = BSON.deserialize(codec.encode(codec.prepare!(native)));
+  assert.deepEqual(Object.keys(doc), [
+    "id",
+    "score",
+    "blob",
+    "note",
+    "tags",
+    "attrs",
+    "kind",
+    "at",
+  ]);
+
+  const data = join(dir, "top-list.json");
+  writeFileSync(
+    data,
+    `{"format":"serbench-dataset","version":1,"name":"top-list","scenario":"user",` +
+      `"scale":"user","framing":"single","count":1,"items":[[1,2]]}`,
+  );
+  const types = join(dir, "top-list.types.json");
+  writeFileSync(types, `{"message":"list<int32>","types":{}}`);
+  const list = { name: "top-list", kind: "user" as const, data, types, schemas: {} };
+  assert.equal(statusOf("bson", list), "not_applicable: bson: top-level value must be a document");
+  assert.equal(statusOf("msgpackr", list), "ok");
+});
+
+test("bson: a key holding U+0000 is not applicable with its path", () => {
+  const data = join(dir, "nul-key.json");
+  writeFileSync(
+    data,
+    `{"format":"serbench-dataset","version":1,"name":"nul-key","scenario":"user",` +
+      `"scale":"user","framing":"single","count":1,"items":[{"m":{"ok":1,"a\\u0000":2}}]}`,
+  );
+  const types = join(dir, "nul-key.types.json");
+  writeFileSync(types, `{"message":"R","types":{"R":{"record":[["m","map<string,int32>"]]}}}`);
+  const ref = { name: "nul-key", kind: "user" as const, data, types, schemas: {} };
+  assert.equal(statusOf("bson", ref), 'not_applicable: bson: key with NUL at $.m["a\\u0000"]');
 });

@@ -54,8 +54,9 @@ export const avsc: Serializer = {
   codec(ds): Codec {
     if (ds.kind === "user") {
       const s = ds.schemas.avsc;
-      if (!s || s.unavailable || !s.path)
-        throw new NotApplicable(`avro: ${s?.unavailable ?? "no .avsc schema for this dataset"}`);
+      // The orchestrator's reason already names the format.
+      if (s?.unavailable) throw new NotApplicable(s.unavailable);
+      if (!s?.path) throw new NotApplicable("avro: the dataset has no .avsc schema");
       const type = avro.Type.forSchema(JSON.parse(readFileSync(s.path, "utf8")), {
         ...opts(),
         wrapUnions: false,

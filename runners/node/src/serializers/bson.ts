@@ -1,8 +1,10 @@
 // bson (the MongoDB driver's codec). A BSON root must be a document: list-rooted
-// datasets are wrapped as {items: [...]}, as applications storing them do.
+// built-in datasets are wrapped as {items: [...]}, as applications storing them do; a
+// user dataset's record or map is the document itself, any other top-level value is
+// not applicable. BSON keys are C strings: a key holding U+0000 is not applicable.
 import type * as Bson from "bson";
-import { mapAny } from "../convert.js";
-import { LIST_ROOTED, type Codec, type Serializer } from "./base.js";
+import { firstKey, isDocument, mapAny } from "../convert.js";
+import { LIST_ROOTED, NotApplicable, type Codec, type Serializer } from "./base.js";
 import { fresh } from "./fresh.js";
 
 const OPTS = { promoteBuffers: true, useBigInt64: false } as const;
@@ -10,6 +12,14 @@ const OPTS = { promoteBuffers: true, useBigInt64: false } as const;
 const USER_OPTS = { promoteBuffers: true, useBigInt64: true } as const;
 const small = (x: unknown) =>
   typeof x === "bigint" && Number.isSafeInteger(Number(x)) ? Number(x) : x;
+
+/** The user dataset's message as a BSON document, or why it cannot be one. */
+function userDocument(m: unknown): unknown {
+  if (!isDocument(m)) throw new NotApplicable("bson: top-level value must be a document");
+  const nul = firstKey(m, (k) => k.includes("\0"));
+  if (nul) throw new NotApplicable(`bson: key with NUL at ${nul}`);
+  return m;
+}
 
 export const bson: Serializer = {
   name: "bson",
@@ -22,8 +32,9 @@ export const bson: Serializer = {
     const { BSON } = fresh<typeof Bson>("bson");
     if (ds.kind === "user")
       return {
-        encode: (m) => BSON.serialize({ value: m }),
-        decode: (b) => BSON.deserialize(b, USER_OPTS).value,
+        prepare: userDocument,
+        encode: (m) => BSON.serialize(m),
+        decode: (b) => BSON.deserialize(b, USER_OPTS),
         toNative: (v) => mapAny(v, small),
       };
     const wrap = LIST_ROOTED.has(ds.name);

@@ -72,6 +72,8 @@ function toProto(v: unknown, s: Shape): unknown {
 function fromProto(v: unknown, s: Shape, present = true): unknown {
   switch (s.kind) {
     case "prim":
+      // Type `null` is an `optional bool` never set (protocol section 7).
+      if (s.name === "null") return null;
       if (s.name === "timestamp_ms") return new Date(Number(fromLong(v)));
       if (s.name === "int64" || s.name === "uint64") return fromLong(v);
       if (s.name === "bytes") return new Uint8Array(v as Uint8Array);
@@ -101,10 +103,9 @@ function fromProto(v: unknown, s: Shape, present = true): unknown {
 
 function userCodec(ds: Dataset): Codec {
   const spec = ds.schemas.proto;
-  if (!spec || spec.unavailable || !spec.path)
-    throw new NotApplicable(
-      `protobuf: ${spec?.unavailable ?? "no .proto schema for this dataset"}`,
-    );
+  // The orchestrator's reason already names the format.
+  if (spec?.unavailable) throw new NotApplicable(spec.unavailable);
+  if (!spec?.path) throw new NotApplicable("protobuf: the dataset has no .proto schema");
   const root = load(spec.path);
   const type = root.lookupType(spec.message ?? "Root");
   let shape = messageShape(ds.types);
