@@ -7,7 +7,8 @@ test is tests/test_runner_conformance.py).
 
 --user DIR also prepares each hand-made user dataset in DIR/*/ (tests/user-data: types.json,
 data.json, optional schema.proto compiled here to a descriptor set, expect.json naming the
-statuses expected other than ok: {"serializer": "not_applicable", "*": ...}); --user-only
+statuses expected other than ok: {"serializer": "not_applicable", "*": ...}, or with the
+start of the detail: {"serializer": {"status": ..., "detail": ...}}); --user-only
 skips the built-in datasets (the ctest `user_datasets`).
 """
 
@@ -69,7 +70,10 @@ class Serve:
 
 
 def user_cell(folder: Path) -> tuple[dict, str, dict]:
-    schemas: dict = {"proto": {"unavailable": f"no schema.proto in {folder.name}"}}
+    """The dataset object of a hand-made user dataset, with the schemas the orchestrator
+    would pass (an `unavailable` reason, named after the format, where the folder has none)."""
+    types = json.loads((folder / "types.json").read_text())
+    schemas: dict = {"proto": {"unavailable": f"protobuf: no schema.proto in {folder.name}"}}
     proto = folder / "schema.proto"
     if proto.exists():
         pb = CPP / "build" / f"user-{folder.name}.pb"
@@ -83,8 +87,8 @@ def user_cell(folder: Path) -> tuple[dict, str, dict]:
             ],
             check=True,
         )
-        message = "Root" if "message Root" in proto.read_text() else "Reading"
-        schemas = {"proto": {"path": str(proto), "descriptor_set": str(pb), "message": message}}
+        message = "Root" if "message Root" in proto.read_text() else types["message"]
+        schemas["proto"] = {"path": str(proto), "descriptor_set": str(pb), "message": message}
     ds = {
         "name": folder.name,
         "kind": "user",
@@ -93,6 +97,19 @@ def user_cell(folder: Path) -> tuple[dict, str, dict]:
         "schemas": schemas,
     }
     return ds, "user:" + folder.name, json.loads((folder / "expect.json").read_text())
+
+
+def unexpected(reply: dict, want: str | dict) -> str | None:
+    """Why a prepare reply differs from what expect.json says: a status, or
+    {"status": ..., "detail": <start of the check detail or error message>}."""
+    if isinstance(want, str):
+        want = {"status": want}
+    if reply["status"] != want["status"]:
+        return f"EXPECTED {want['status']}"
+    detail = (reply.get("check") or {}).get("detail") or (reply.get("error") or {}).get("message")
+    if "detail" in want and not (detail or "").startswith(want["detail"]):
+        return f"EXPECTED detail {want['detail']!r}"
+    return None
 
 
 def main() -> int:
@@ -143,8 +160,9 @@ def main() -> int:
             )
             line = f"{ser['name']:20} {label:22} {r['status']:14}"
             want = None if expect is None else expect.get(ser["name"], expect.get("*", "ok"))
-            if want is not None and r["status"] != want:
-                line += f" (EXPECTED {want})"
+            why = None if want is None else unexpected(r, want)
+            if why:
+                line += f" ({why})"
                 bad += 1
             if r["status"] != "ok":
                 detail = (r.get("check") or {}).get("detail") or (r.get("error") or {}).get(

@@ -71,12 +71,6 @@ struct TypeParser {
   }
 };
 
-std::string key_path(const std::string& k) {
-  bool ident = !k.empty() && !std::isdigit(static_cast<unsigned char>(k[0]));
-  for (char c : k) ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-  return ident ? "." + k : "[" + json(k).dump() + "]";
-}
-
 [[noreturn]] void mismatch(const std::string& path, const char* want, const Value& v) {
   throw DecodeError(path + ": expected " + want + ", got " + show(v));
 }
@@ -98,9 +92,16 @@ struct ExactSax : nlohmann::detail::json_sax_dom_parser<json> {
 
 }  // namespace
 
-std::string UserTypes::schema_unavailable(const std::string& kind) const {
+std::string key_path(const std::string& k) {
+  bool ident = !k.empty() && !std::isdigit(static_cast<unsigned char>(k[0]));
+  for (char c : k) ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  return ident ? "." + k : "[" + json(k).dump(-1, ' ', false, json::error_handler_t::replace) + "]";
+}
+
+std::string UserTypes::schema_unavailable(const std::string& kind,
+                                          const std::string& format) const {
   if (!schemas.is_object() || !schemas.contains(kind))
-    return "the dataset has no " + kind + " schema";
+    return format + ": the dataset has no " + kind + " schema";
   const json& s = schemas.at(kind);
   if (s.contains("unavailable")) return s.at("unavailable").get<std::string>();
   return "";

@@ -49,7 +49,9 @@ struct UserTypes {
   std::map<std::string, Type*> named;
   const Type* message = nullptr;
   nlohmann::json schemas;  // the dataset object's "schemas" (kind -> path/message/unavailable)
-  std::string schema_unavailable(const std::string& kind) const;  // empty when available
+  // Why the schema of `kind` cannot be used ("<format>: ..."), or empty: the orchestrator's
+  // `unavailable` reason as given (it names the format already), or that there is none.
+  std::string schema_unavailable(const std::string& kind, const std::string& format) const;
 };
 
 // Reads types.json; `dataset` is the prepare command's dataset object.
@@ -113,6 +115,9 @@ Value parse_json_exact(const char* p, size_t n);
 
 Dataset<Value> load_user_dataset(const std::string& path, const UserTypes& types);
 
+// The path step of an object key: `.name` for identifiers, else `["key"]`.
+std::string key_path(const std::string& k);
+
 // The first value a predicate rejects, as "<path>: <why>", or empty.
 template <class F>
 std::string find_value(const Value& v, const std::string& path, F&& reject) {
@@ -125,7 +130,35 @@ std::string find_value(const Value& v, const std::string& path, F&& reject) {
     }
   } else if (v.k == Value::K::Object) {
     for (const auto& [k, x] : v.o) {
-      std::string r = find_value(x, path + "." + k, reject);
+      std::string r = find_value(x, path + key_path(k), reject);
+      if (!r.empty()) return r;
+    }
+  }
+  return "";
+}
+
+// The same walk with the declared types alongside: reject(value, type, path) gives a full
+// reason or empty; `type` is null below `any`. Values are those apply_types produced (records
+// hold their fields in declaration order).
+template <class F>
+std::string find_typed(const Value& v, const Type* t, const std::string& path, F&& reject) {
+  if (t && t->kind == Type::Optional) {
+    if (v.k == Value::K::Null) return "";
+    t = t->elem;
+  }
+  std::string why = reject(v, t, path);
+  if (!why.empty()) return why;
+  if (v.k == Value::K::Array) {
+    const Type* e = t && t->kind == Type::List ? t->elem : nullptr;
+    for (size_t i = 0; i < v.a.size(); ++i) {
+      std::string r = find_typed(v.a[i], e, path + "[" + std::to_string(i) + "]", reject);
+      if (!r.empty()) return r;
+    }
+  } else if (v.k == Value::K::Object) {
+    const bool rec = t && t->kind == Type::Record && t->fields.size() == v.o.size();
+    for (size_t i = 0; i < v.o.size(); ++i) {
+      const Type* e = rec ? t->fields[i].second : t && t->kind == Type::Map ? t->elem : nullptr;
+      std::string r = find_typed(v.o[i].second, e, path + key_path(v.o[i].first), reject);
       if (!r.empty()) return r;
     }
   }

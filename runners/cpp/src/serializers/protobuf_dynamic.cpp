@@ -204,8 +204,8 @@ struct Impl {
   Type root_type;  // Root { value = 1 } around a top-level value that is not a record
 
   std::string configure(const UserTypes& u) {
-    std::string na = u.schema_unavailable("proto");
-    if (!na.empty()) return "protobuf: " + na;
+    std::string na = u.schema_unavailable("proto", "protobuf");
+    if (!na.empty()) return na;
     const auto& s = u.schemas.at("proto");
     if (!s.contains("descriptor_set"))
       return "protobuf: the dataset's proto schema has no descriptor_set";
@@ -235,8 +235,12 @@ struct Impl {
     return "";
   }
   std::string reject(const Value& v) {
-    return find_value(v, "$", [](const Value& x) {
-      return x.k == Value::K::BigInt ? "protobuf: " + x.s + " exceeds 64 bits" : std::string();
+    return find_typed(v, u_message, "$", [](const Value& x, const Type* t, const std::string& at) {
+      if (x.k == Value::K::BigInt) return "protobuf: " + x.s + " exceeds 64 bits at " + at;
+      // list<null> is a repeated bool that stays empty: a null in it has no encoding
+      if (t && t->kind == Type::List && t->elem->kind == Type::Null && !x.a.empty())
+        return "protobuf: nulls in a list (a repeated bool field) at " + at;
+      return std::string();
     });
   }
   void encode(const Value& v, Bytes& out) {
