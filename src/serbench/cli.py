@@ -590,7 +590,9 @@ def transport_cmd(
             result = transport.transfer(sender, receiver, specs, dataset, scale, repetitions)
         except transport.TransportError as exc:
             store.save_transfer(run_id, str(sender), str(receiver), dataset, None, str(exc))
-            table.add_row(str(sender), str(receiver), *["-"] * 6, f"[red]{exc}[/red]")
+            style = "dim" if isinstance(exc, transport.NotApplicable) else "red"
+            check = "n/a" if style == "dim" else "NG"
+            table.add_row(str(sender), str(receiver), *["-"] * 6, f"{check}: {exc}", style=style)
             continue
         store.save_transfer(run_id, str(sender), str(receiver), dataset, result)
         table.add_row(*_transfer_cells(sender, receiver, result))
@@ -654,16 +656,14 @@ def crosscheck_cmd(
         title_justify="left",
     )
     for o in outcomes:
-        table.add_row(
-            o.dataset,
-            o.writer,
-            o.reader,
-            "OK" if o.ok else "[red]NG[/red]",
-            "" if o.ok else o.detail[:100],
-        )
+        style = {"NG": "red", "n/a": "dim"}.get(o.check)
+        table.add_row(o.dataset, o.writer, o.reader, o.check, o.detail[:100], style=style)
     console.print(table)
-    bad = sum(not o.ok for o in outcomes)
-    console.print(f"{len(outcomes)} pairs, {len(outcomes) - bad} read back intact, {bad} not")
+    counts = {c: sum(o.check == c for o in outcomes) for c in ("OK", "NG", "n/a")}
+    console.print(
+        f"{len(outcomes)} pairs: {counts['OK']} read back intact, {counts['NG']} not, "
+        f"{counts['n/a']} not applicable (the reader cannot carry the dataset)"
+    )
 
 
 @app.command("noise")

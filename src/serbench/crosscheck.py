@@ -47,6 +47,11 @@ class Outcome:
     reader: str
     ok: bool
     detail: str
+    applicable: bool = True  # False: the reader cannot carry this dataset (not a failed read)
+
+    @property
+    def check(self) -> str:
+        return "OK" if self.ok else ("NG" if self.applicable else "n/a")
 
 
 def libraries(describes: dict[str, dict[str, Any]], dataset: str) -> list[Library]:
@@ -131,5 +136,6 @@ def run(
                 continue
             check = reply.get("check") or {}
             detail = check.get("detail") or (reply.get("error") or {}).get("message", "")
-            outcomes.append(Outcome(ds, writer, reader, bool(check.get("ok")), detail))
+            applicable = reply.get("status") != "not_applicable"
+            outcomes.append(Outcome(ds, writer, reader, bool(check.get("ok")), detail, applicable))
     return outcomes

@@ -40,6 +40,10 @@ class TransportError(RuntimeError):
     pass
 
 
+class NotApplicable(TransportError):
+    """A side's serializer cannot carry the dataset: not applicable, not a failure."""
+
+
 def _start(spec: RunnerSpec, request: dict[str, Any]) -> tuple[subprocess.Popen[str], queue.Queue]:
     proc = subprocess.Popen(
         [*spec.command, "transport"],
@@ -75,7 +79,8 @@ def _next(lines: queue.Queue, timeout: float, who: str) -> dict[str, Any]:
     if event is None:
         raise TransportError(f"{who} exited without a result")
     if event.get("event") == "error":
-        raise TransportError(f"{who}: {event.get('message')}")
+        kind = NotApplicable if event.get("code") == "not_applicable" else TransportError
+        raise kind(f"{who}: {event.get('message')}")
     return event
 
 

@@ -81,7 +81,10 @@ def transport(raw: str) -> int:
             result = transport_side.send(codec, request, user)
         else:
             raise ValueError(f"unknown role {role!r}; valid: send, receive")
-    except (ValueError, KeyError, TypeError, NotApplicable) as exc:
+    except NotApplicable as exc:
+        emit({"event": "error", "code": "not_applicable", "message": str(exc)})
+        return 2
+    except (ValueError, KeyError, TypeError) as exc:
         emit({"event": "error", "code": "bad_request", "message": f"{type(exc).__name__}: {exc}"})
         return 2
     except OSError as exc:
