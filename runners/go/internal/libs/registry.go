@@ -25,4 +25,5 @@ var All = []*harness.Serializer{
 	protobufDynamic,
 	flatbuffersFull,
 	flatbuffersLazy,
+	// tunable-test-device (tunable.go) appends itself only when SERBENCH_TUNABLE_SCALE is set.
 }
