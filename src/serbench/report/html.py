@@ -1,100 +1,181 @@
-"""A self-contained HTML report: the Markdown tables plus a chart per dataset (inline SVG)."""
+"""The interactive HTML report: one self-contained file, explored in a browser.
+
+The report model is turned into one JSON document embedded in the page; a small script
+(assets/report.js) draws, per dataset, a sortable and filterable table and charts (plotly,
+inlined from the Python package, so the file needs no network when viewed). Numbers are
+formatted here, by the text helpers every rendering shares; the page only computes what
+depends on the rows in view (% of the best one) and never parses user strings as HTML.
+"""
 
 from __future__ import annotations
 
-import html
-import io
+import json
+import re
+from importlib.resources import files
+from typing import Any
 
-import matplotlib
+from serbench.operations import CODECS
+from serbench.protocol import FLAGS, LABELS
+from serbench.report.model import Row, RunReport
+from serbench.report.text import _title, fmt_bytes, fmt_kib, fmt_ns
+from serbench.stats import Estimate
 
-matplotlib.use("Agg")  # no display: render to SVG in memory
-import matplotlib.pyplot as plt  # noqa: E402
+ASSETS = files("serbench.report") / "assets"
+TIME_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
+STATUS_TEXT = {"ok": "OK", "NG": "NG", "n/a": "n/a", "error": "ERR"}
 
-from serbench import report  # noqa: E402
-from serbench.report.text import _cells, _columns, _title  # noqa: E402
-
-STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; font-size: 0.85em; margin-bottom: 1em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right; }
-td:first-child, td:nth-child(2), th { text-align: left; }
-tr.NG td, tr.error td { background: #fde2e2; }
-tr.na td { color: #999; }
-.chart svg { max-width: 100%; height: auto; }
-"""
-
-
-def _chart(dataset: str, rows: list[report.Row]) -> str:
-    """Encode and decode times (log scale, 95% CI whiskers) and bytes, best first."""
-    ok = [r for r in rows if r.status == "ok" and "baseline" not in r.labels and r.ops]
-    if not ok:
-        return ""
-    names = [r.name for r in ok]
-    fig, (ax_t, ax_b) = plt.subplots(
-        1, 2, figsize=(12, 0.32 * len(ok) + 1.5), sharey=True, gridspec_kw={"width_ratios": [2, 1]}
-    )
-    y = range(len(ok))
-    for offset, op, colour in ((-0.2, "encode", "#4477aa"), (0.2, "decode", "#ee6677")):
-        heads, lows, highs, ys = [], [], [], []
-        for i, r in enumerate(ok):
-            e = r.ops.get(op)
-            if e is None:
-                continue
-            ys.append(i + offset)
-            heads.append(e.headline_ns)
-            lows.append(e.headline_ns - e.ci_low_ns)
-            highs.append(e.ci_high_ns - e.headline_ns)
-        ax_t.barh(
-            ys,
-            heads,
-            height=0.4,
-            color=colour,
-            label=op,
-            xerr=[lows, highs],
-            error_kw={"elinewidth": 0.8, "capsize": 2},
-        )
-    ax_t.set_xscale("log")
-    ax_t.set_xlabel("ns per operation (fast-mode median, 95% CI)")
-    ax_t.legend(loc="lower right")
-    ax_b.barh(list(y), [r.sizes.get("encoded", 0) for r in ok], color="#999999", label="raw")
-    ax_b.barh(
-        list(y), [r.sizes.get("zstd", 0) for r in ok], color="#228833", label="zstd", height=0.4
-    )
-    ax_b.set_xlabel("bytes")
-    ax_b.legend(loc="lower right")
-    ax_t.set_yticks(list(y), names, fontsize=8)
-    ax_t.invert_yaxis()
-    fig.suptitle(dataset)
-    fig.tight_layout()
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg")
-    plt.close(fig)
-    svg = buf.getvalue()
-    return svg[svg.index("<svg") :]
+# "<", ">" and "&" cannot end the <script> block or start a comment; U+2028/9 are escaped
+# for the older JavaScript parsers that treat them as line ends inside strings.
+_SCRIPT_SAFE = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
 
 
-def render(rep: report.RunReport) -> str:
-    run = rep.run
-    cols = _columns(rep)
-    parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>serbench run {run['id']}"
-        f"</title><style>{STYLE}</style></head><body>",
-        f"<h1>serbench run {run['id']}</h1>",
+_MARKER = re.compile(r"<!--serbench:\w+-->|/\*serbench:\w+\*/")
+
+
+def script_json(value: Any) -> str:
+    """JSON that can sit inside <script type="application/json"> whatever its strings hold."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False).translate(_SCRIPT_SAFE)
+
+
+def _inline_js(source: str, what: str) -> str:
+    lowered = source.lower()
+    if "</script" in lowered or "<!--" in lowered:
+        raise ValueError(f"{what} cannot be inlined in a <script> element")
+    return source
+
+
+def _time_unit(rows: list[Row]) -> tuple[str, float]:
+    """The chart unit for a dataset: the largest unit its slowest headline reaches."""
+    top = max((e.headline_ns for r in rows for e in r.ops.values()), default=0.0)
+    return next((u, scale) for u, scale in TIME_UNITS if top >= scale or scale == 1.0)
+
+
+def _estimate(e: Estimate) -> dict[str, Any]:
+    steady = e.steady is not False
+    pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0.0
+    return {
+        "ns": e.headline_ns if steady else None,  # a not-steady cell has no number to rank
+        "lo": e.ci_low_ns,
+        "hi": e.ci_high_ns,
+        "text": f"{fmt_ns(e.headline_ns)} ±{pct:.1f}%" if steady else "not steady",
+        "tip": (
+            f"fast-mode median {fmt_ns(e.headline_ns)}, 95% interval "
+            f"{fmt_ns(e.ci_low_ns)} to {fmt_ns(e.ci_high_ns)}, min {fmt_ns(e.min_ns)}, "
+            f"{e.slices} slices from {e.processes} process(es)"
+        ),
+    }
+
+
+def _alloc(row: Row) -> float | None:
+    per_op = [e.alloc_bytes for e in row.ops.values() if e.alloc_bytes is not None]
+    peaks = [e.peak_alloc_bytes for e in row.ops.values() if e.peak_alloc_bytes is not None]
+    return per_op[0] if per_op else (peaks[0] if peaks else None)
+
+
+def _row(row: Row) -> dict[str, Any]:
+    ops = row.ops.values()
+    slow = max((e.slow_fraction for e in ops), default=None)
+    spread = max((e.process_spread for e in ops), default=None)
+    alloc = _alloc(row)
+    flags = [
+        f"near-overhead({','.join(row.near_overhead)})" if f == "near-overhead" else f
+        for f in row.flags
     ]
-    intro = report.markdown(rep).split("\n## ", 1)[0].splitlines()[2:]
-    parts.append(
-        "<ul>"
-        + "".join(f"<li>{html.escape(line[2:])}</li>" for line in intro if line.startswith("- "))
-        + "</ul>"
-    )
-    for dataset, rows in rep.tables.items():
-        parts.append(f"<h2>{html.escape(_title(dataset))}</h2>")
-        parts.append(f"<div class='chart'>{_chart(dataset, rows)}</div>")
-        parts.append("<table><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in cols) + "</tr>")
-        for row in rows:
-            cls = {"NG": "NG", "error": "error", "n/a": "na"}.get(row.status, "")
-            cells = "".join(f"<td>{html.escape(c)}</td>" for c in _cells(row, rep))
-            parts.append(f"<tr class='{cls}'>{cells}</tr>")
-        parts.append("</table>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    return {
+        "runner": row.runner,
+        "serializer": row.serializer,
+        "name": row.name,
+        "format": row.format,
+        "library": f"{row.library} {row.version}".strip(),
+        "labels": row.labels,
+        "baseline": "baseline" in row.labels,
+        "status": STATUS_TEXT[row.status],
+        "detail": row.detail,
+        "flags": flags,
+        "flag_words": row.flags,
+        "ops": {op: _estimate(e) for op, e in row.ops.items()},
+        "sizes": row.sizes,
+        "sizes_text": {k: fmt_bytes(v) for k, v in row.sizes.items()},
+        "alloc": alloc,
+        "alloc_text": fmt_bytes(int(alloc)) if alloc is not None else "-",
+        "footprint": row.footprint_bytes,
+        "footprint_text": fmt_kib(row.footprint_bytes),
+        "stability": slow,
+        "stability_text": "-" if slow is None else f"{100 * slow:.0f}% / ±{100 * spread:.1f}%",
+    }
+
+
+def _header(rep: RunReport) -> dict[str, Any]:
+    run, env = rep.run, rep.run.get("environment") or {}
+    commit = (env.get("git_commit") or "unknown")[:12]
+    commit += " (dirty)" if env.get("git_dirty") else ""
+    memory = env.get("memory_kib")
+    noise = env.get("noise") or {}
+    facts = [
+        ("started", run.get("started_at")),
+        ("finished", run.get("finished_at")),
+        ("status", run.get("status")),
+        ("scale", run["config"].get("scale")),
+        ("operations", ", ".join(rep.operations)),
+        ("machine", f"{env.get('cpu_model')} ({env.get('cpu_count')} CPUs)"),
+        ("memory", f"{memory / 1024**2:.1f} GiB" if memory else None),
+        ("kernel", env.get("kernel")),
+        ("governor", env.get("governor") or "n/a"),
+        ("serbench", f"{env.get('serbench') or 'version unknown'} at {commit}"),
+        (
+            "machine noise",
+            f"identical runs expected within ±{100 * noise['expected_spread']:.1f}%"
+            if noise.get("expected_spread") is not None
+            else None,
+        ),
+    ]
+    return {
+        "id": run["id"],
+        "facts": [[k, str(v)] for k, v in facts if v is not None],
+    }
+
+
+def payload(rep: RunReport) -> dict[str, Any]:
+    """Everything the page shows, as plain JSON."""
+    datasets = []
+    for name, rows in rep.tables.items():
+        unit, scale = _time_unit(rows)
+        datasets.append(
+            {
+                "name": name,
+                "title": _title(name),
+                "unit": unit,
+                "unit_ns": scale,
+                "rows": [_row(r) for r in rows],
+            }
+        )
+    return {
+        "run": _header(rep),
+        "operations": rep.operations,
+        "codecs": list(CODECS),
+        "flags": FLAGS,
+        "labels": LABELS,
+        "datasets": datasets,
+    }
+
+
+def render(rep: RunReport) -> str:
+    import plotly.offline  # imported here: only the HTML report needs it
+
+    page = (ASSETS / "report.html").read_text(encoding="utf-8")
+    parts = {
+        "<!--serbench:title-->": f"serbench run {int(rep.run['id'])}",
+        "/*serbench:style*/": (ASSETS / "report.css").read_text(encoding="utf-8"),
+        "/*serbench:plotly*/": _inline_js(plotly.offline.get_plotlyjs(), "plotly.js"),
+        "/*serbench:script*/": _inline_js(
+            (ASSETS / "report.js").read_text(encoding="utf-8"), "report.js"
+        ),
+        "/*serbench:data*/": script_json(payload(rep)),
+    }
+    missing = [m for m in parts if m not in page]
+    if missing:
+        raise ValueError(f"report.html lacks {', '.join(missing)}")
+    # one pass over the template: inserted text is never searched for markers
+    return _MARKER.sub(lambda m: parts[m.group()], page)

@@ -1,0 +1,415 @@
+// serbench's HTML report: draws the report model embedded by serbench/report/html.py.
+// Every string from the run reaches the page as text (textContent, or escaped for plotly's
+// labels), never as markup.
+"use strict";
+
+const DATA = JSON.parse(document.getElementById("serbench-data").textContent);
+const CHART_OPS = ["encode", "decode"].filter((op) => DATA.operations.includes(op));
+// labels that change what a row's numbers mean: shown beside its flags (all are in a tooltip)
+const NOTABLE = new Set([
+  "baseline",
+  "zero-copy-decode",
+  "lazy-access",
+  "borrowed-strings",
+  "unvalidated",
+  "unsafe-untrusted-input",
+  "needs-jit",
+]);
+const FACETS = [
+  ["runner", "language"],
+  ["format", "format"],
+  ["status", "check"],
+];
+
+const state = {
+  dataset: 0,
+  hidden: Object.fromEntries(FACETS.map(([key]) => [key, new Set()])),
+  labels: new Map(), // label -> "require" | "exclude"
+  sort: { key: null, dir: 1 }, // null: the model's order
+};
+
+// --- small helpers -------------------------------------------------------------------
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key in node && typeof value !== "string") node[key] = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined)); // strings: text nodes
+  return node;
+}
+
+// plotly reads a few tags and entities in its labels: escape them so names stay text
+function plotlyText(s) {
+  return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function unique(values) {
+  return [...new Set(values)].sort((a, b) => a.localeCompare(b));
+}
+
+// --- columns -------------------------------------------------------------------------
+
+// kind: "text" sorts alphabetically, "num" ascending, "pct" shows the value as % of the
+// best ranked row in view (ranked: OK and not a baseline).
+function columns() {
+  const cols = [
+    { key: "name", label: "serializer", kind: "text", value: (r) => r.name },
+    { key: "library", label: "library", kind: "text", value: (r) => r.library },
+    { key: "format", label: "format", kind: "text", value: (r) => r.format },
+  ];
+  for (const op of DATA.operations) {
+    const value = (r) => r.ops[op]?.ns ?? null;
+    cols.push({
+      key: op,
+      label: op,
+      kind: "num",
+      value,
+      text: (r) => r.ops[op]?.text ?? "-",
+      tip: (r) => r.ops[op]?.tip,
+    });
+    cols.push({ key: `${op}%`, label: "% best", kind: "pct", of: op, value });
+  }
+  const size = (k) => (r) => r.sizes[k] ?? null;
+  cols.push({
+    key: "bytes",
+    label: "bytes",
+    kind: "num",
+    value: size("encoded"),
+    text: (r) => r.sizes_text.encoded ?? "-",
+  });
+  cols.push({ key: "bytes%", label: "% best", kind: "pct", of: "bytes", value: size("encoded") });
+  for (const c of DATA.codecs) {
+    cols.push({ key: c, label: c, kind: "num", value: size(c), text: (r) => r.sizes_text[c] ?? "-" });
+  }
+  cols.push(
+    { key: "alloc", label: "alloc/op", kind: "num", value: (r) => r.alloc, text: (r) => r.alloc_text },
+    {
+      key: "footprint",
+      label: "footprint",
+      kind: "num",
+      value: (r) => r.footprint,
+      text: (r) => r.footprint_text,
+    },
+    {
+      key: "stability",
+      label: "stability",
+      kind: "num",
+      value: (r) => r.stability,
+      text: (r) => r.stability_text,
+    },
+    { key: "check", label: "check", kind: "text", value: (r) => r.status },
+    { key: "notes", label: "notes", kind: "notes", value: (r) => r.detail || r.flags.join(" ") },
+  );
+  return cols;
+}
+const COLUMNS = columns();
+
+const ranked = (r) => r.status === "OK" && !r.baseline;
+
+// best (smallest) value of every pct column among the rows in view
+function bests(rows) {
+  const out = {};
+  for (const col of COLUMNS.filter((c) => c.kind === "pct")) {
+    const values = rows.filter(ranked).map(col.value).filter((v) => v !== null && v > 0);
+    out[col.key] = values.length ? Math.min(...values) : null;
+  }
+  return out;
+}
+
+// --- filtering and sorting -----------------------------------------------------------
+
+function visible(row) {
+  if (FACETS.some(([key]) => state.hidden[key].has(row[key]))) return false;
+  for (const [label, rule] of state.labels) {
+    if ((rule === "require") !== row.labels.includes(label)) return false;
+  }
+  return true;
+}
+
+function ordered(rows) {
+  const col = COLUMNS.find((c) => c.key === state.sort.key);
+  if (!col) return rows;
+  const keyed = rows.map((row, i) => [col.value(row), i, row]);
+  keyed.sort(([a, i], [b, j]) => {
+    if (a === null || a === "" || b === null || b === "") {
+      const missing = (a === null || a === "") - (b === null || b === "");
+      return missing || i - j; // rows without a value stay last, in the model's order
+    }
+    const cmp = typeof a === "string" ? a.localeCompare(b) : a - b;
+    return state.sort.dir * cmp || i - j;
+  });
+  return keyed.map(([, , row]) => row);
+}
+
+// --- drawing -------------------------------------------------------------------------
+
+function drawHeader() {
+  document.getElementById("title").textContent = `serbench run ${DATA.run.id}`;
+  const facts = document.getElementById("facts");
+  for (const [k, v] of DATA.run.facts) facts.append(el("div", {}, el("dt", {}, k), el("dd", {}, v)));
+  for (const [id, words] of [
+    ["flag-legend", DATA.flags],
+    ["label-legend", DATA.labels],
+  ]) {
+    const dl = document.getElementById(id);
+    for (const [word, meaning] of Object.entries(words)) dl.append(el("dt", {}, word), el("dd", {}, meaning));
+  }
+}
+
+function drawTabs() {
+  const nav = document.getElementById("datasets");
+  nav.replaceChildren(
+    ...DATA.datasets.map((ds, i) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "tab",
+          "aria-pressed": String(i === state.dataset),
+          title: ds.title,
+          onclick: () => {
+            state.dataset = i;
+            history.replaceState(null, "", `#${encodeURIComponent(ds.name)}`);
+            drawTabs();
+            draw();
+          },
+        },
+        ds.name,
+      ),
+    ),
+  );
+}
+
+function drawFilters() {
+  const all = DATA.datasets.flatMap((ds) => ds.rows);
+  const box = document.getElementById("filters");
+  const groups = FACETS.map(([key, title]) =>
+    el(
+      "fieldset",
+      { "data-facet": key },
+      el("legend", {}, title),
+      ...unique(all.map((r) => r[key])).map((value) =>
+        el(
+          "label",
+          {},
+          el("input", {
+            type: "checkbox",
+            checked: !state.hidden[key].has(value),
+            value,
+            onchange: (e) => {
+              state.hidden[key][e.target.checked ? "delete" : "add"](value);
+              draw();
+            },
+          }),
+          value || "(none)",
+        ),
+      ),
+    ),
+  );
+  const labels = el(
+    "fieldset",
+    { "data-facet": "label", class: "labels" },
+    el("legend", { title: "click a label: only rows with it, then rows without it, then either" }, "label"),
+    ...unique(all.flatMap((r) => r.labels)).map((label) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "chip",
+          "data-label": label,
+          "data-rule": state.labels.get(label) ?? "",
+          title: DATA.labels[label] ?? "",
+          onclick: () => {
+            const next = { "": "require", require: "exclude", exclude: "" }[state.labels.get(label) ?? ""];
+            if (next) state.labels.set(label, next);
+            else state.labels.delete(label);
+            drawFilters();
+            draw();
+          },
+        },
+        label,
+      ),
+    ),
+  );
+  const reset = el(
+    "button",
+    {
+      type: "button",
+      class: "reset",
+      onclick: () => {
+        for (const set of Object.values(state.hidden)) set.clear();
+        state.labels.clear();
+        drawFilters();
+        draw();
+      },
+    },
+    "show all",
+  );
+  box.replaceChildren(...groups, labels, reset);
+}
+
+function cell(col, row, best) {
+  if (col.kind === "pct") {
+    const v = col.value(row);
+    const b = best[col.key];
+    if (!ranked(row) || v === null || b === null || v <= 0) return el("td", { class: "pct", "data-col": col.key });
+    const pct = (100 * b) / v;
+    const bar = el("span", { class: "bar" });
+    bar.style.width = `${Math.min(pct, 100).toFixed(1)}%`;
+    return el("td", { class: "pct", "data-col": col.key }, bar, el("span", { class: "v" }, `${pct.toFixed(pct < 10 ? 1 : 0)}%`));
+  }
+  if (col.kind === "notes") {
+    const flags = row.flag_words.map((w, i) => el("span", { class: "flag", title: DATA.flags[w] ?? "" }, row.flags[i]));
+    const chips = row.labels.filter((l) => NOTABLE.has(l)).map((l) => el("span", { class: `label label-${l}`, title: DATA.labels[l] ?? "" }, l));
+    return el(
+      "td",
+      { class: "notes", "data-col": col.key },
+      row.detail ? el("span", { class: "detail" }, row.detail) : null,
+      ...flags,
+      ...chips,
+    );
+  }
+  const text = col.text ? col.text(row) : col.value(row);
+  const tip = col.key === "name" ? `labels: ${row.labels.join(", ") || "none"}` : col.tip?.(row);
+  return el("td", { class: col.kind, "data-col": col.key, title: tip }, text ?? "-");
+}
+
+function drawTable(rows) {
+  const best = bests(rows);
+  const head = el(
+    "tr",
+    {},
+    ...COLUMNS.map((col) => {
+      const sorted = state.sort.key === col.key;
+      const ofWhat = col.kind === "pct" ? `${col.of}: the best in view ÷ this row` : null;
+      return el(
+        "th",
+        {
+          class: col.kind,
+          "data-col": col.key,
+          "aria-sort": sorted ? (state.sort.dir > 0 ? "ascending" : "descending") : "none",
+          title: ofWhat,
+        },
+        el(
+          "button",
+          {
+            type: "button",
+            onclick: () => {
+              state.sort = sorted ? { key: col.key, dir: -state.sort.dir } : { key: col.key, dir: 1 };
+              draw();
+            },
+          },
+          col.label,
+        ),
+      );
+    }),
+  );
+  const body = rows.map((row) =>
+    el(
+      "tr",
+      {
+        class: `status-${row.status.replace("/", "")}${row.baseline ? " baseline" : ""}`,
+        "data-name": row.name,
+      },
+      ...COLUMNS.map((col) => cell(col, row, best)),
+    ),
+  );
+  document.getElementById("results").replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
+}
+
+function drawChart(ds, rows) {
+  const div = document.getElementById("chart-time");
+  const shown = rows.filter((r) => ranked(r) && Object.keys(r.ops).length);
+  div.hidden = shown.length === 0;
+  if (!shown.length) {
+    Plotly.purge(div);
+    return;
+  }
+  const names = shown.map((r) => {
+    const unsteady = CHART_OPS.some((op) => r.ops[op] && r.ops[op].ns === null);
+    return plotlyText(r.name + (unsteady ? " (not steady)" : ""));
+  });
+  const scale = (v) => (v === null || v === undefined ? null : v / ds.unit_ns);
+  const colours = { encode: "#4477aa", decode: "#ee6677" };
+  const traces = CHART_OPS.map((op) => {
+    const est = shown.map((r) => r.ops[op] ?? null);
+    const x = est.map((e) => scale(e?.ns));
+    return {
+      type: "bar",
+      orientation: "h",
+      name: op,
+      y: names,
+      x,
+      marker: { color: colours[op] },
+      error_x: {
+        type: "data",
+        symmetric: false,
+        array: est.map((e, i) => (x[i] === null ? null : scale(e.hi) - x[i])),
+        arrayminus: est.map((e, i) => (x[i] === null ? null : x[i] - scale(e.lo))),
+        thickness: 1.2,
+        width: 3,
+        color: "#222",
+      },
+      hovertext: est.map((e) => plotlyText(e ? (e.ns === null ? "not steady: no number" : e.tip) : "not measured")),
+      hoverinfo: "text+name",
+    };
+  });
+  const sizes = ["encoded", ...DATA.codecs].map((k, i) => ({
+    type: "bar",
+    orientation: "h",
+    name: k === "encoded" ? "bytes" : `bytes, ${k}`,
+    y: names,
+    x: shown.map((r) => r.sizes[k] ?? null),
+    xaxis: "x2",
+    marker: { color: ["#777777", "#66ccee", "#228833", "#ccbb44"][i] },
+    visible: k === "encoded" || k === "zstd" ? true : "legendonly",
+    hoverinfo: "x+name",
+  }));
+  const layout = {
+    barmode: "group",
+    height: 120 + 26 * shown.length,
+    margin: { t: 10, r: 20, b: 50, l: 10 },
+    font: { size: 11 },
+    legend: { orientation: "h", x: 0, y: 1, yanchor: "bottom" },
+    yaxis: { automargin: true, autorange: "reversed", type: "category" },
+    xaxis: {
+      domain: [0, 0.62],
+      rangemode: "tozero",
+      title: { text: `time per operation (${ds.unit}): fast-mode median, 95% interval` },
+    },
+    xaxis2: { domain: [0.68, 1], anchor: "y", rangemode: "tozero", title: { text: "bytes" } },
+  };
+  Plotly.react(div, [...traces, ...sizes], layout, {
+    displaylogo: false,
+    responsive: true,
+    modeBarButtonsToRemove: ["select2d", "lasso2d"],
+  });
+}
+
+function draw() {
+  const ds = DATA.datasets[state.dataset];
+  document.getElementById("dataset-title").textContent = ds.title;
+  const rows = ordered(ds.rows.filter(visible));
+  const hidden = ds.rows.length - rows.length;
+  document.getElementById("shown").textContent =
+    `${rows.length} of ${ds.rows.length} rows shown` + (hidden ? ` (${hidden} hidden by the filters)` : "");
+  drawTable(rows);
+  drawChart(ds, rows);
+}
+
+function start() {
+  drawHeader();
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  state.dataset = Math.max(0, DATA.datasets.findIndex((ds) => ds.name === wanted));
+  drawTabs();
+  drawFilters();
+  if (DATA.datasets.length) draw();
+  else document.getElementById("dataset-title").textContent = "this run has no results";
+}
+
+start();
