@@ -1,68 +1,44 @@
-"""The results database (SQLite): one row per finished cell operation, committed at once."""
+"""The results database: one row per finished cell operation, committed at once.
+
+A file path opens SQLite (in WAL mode, one file per machine); a `postgresql://` URL opens a
+PostgreSQL database that several machines write their runs to at once: the server hands
+out the ids and every write is its own transaction. Both use the tables of store_schema.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY,
-    started_at TEXT NOT NULL,
-    finished_at TEXT,
-    status TEXT NOT NULL,
-    config TEXT NOT NULL,
-    environment TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS serializers (
-    run_id INTEGER NOT NULL REFERENCES runs(id),
-    runner TEXT NOT NULL,
-    name TEXT NOT NULL,
-    format TEXT,
-    library TEXT,
-    version TEXT,
-    labels TEXT,
-    footprint_bytes INTEGER,
-    datasets TEXT,
-    runtime TEXT,
-    PRIMARY KEY (run_id, runner, name)
-);
-CREATE TABLE IF NOT EXISTS transfers (
-    id INTEGER PRIMARY KEY,
-    run_id INTEGER NOT NULL REFERENCES runs(id),
-    sender TEXT NOT NULL,
-    receiver TEXT NOT NULL,
-    dataset TEXT NOT NULL,
-    status TEXT NOT NULL,
-    error TEXT,
-    result TEXT,
-    created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS results (
-    id INTEGER PRIMARY KEY,
-    run_id INTEGER NOT NULL REFERENCES runs(id),
-    runner TEXT NOT NULL,
-    serializer TEXT NOT NULL,
-    dataset TEXT NOT NULL,
-    operation TEXT NOT NULL,
-    process INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    error_code TEXT,
-    error_message TEXT,
-    check_ok INTEGER,
-    check_detail TEXT,
-    messages INTEGER,
-    sizes TEXT,
-    timing TEXT,
-    created_at TEXT NOT NULL,
-    UNIQUE (run_id, runner, serializer, dataset, operation, process)
-);
-"""
+from sqlalchemy import (
+    Connection,
+    Engine,
+    RowMapping,
+    Table,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+from serbench.store_schema import CELL, SchemaMismatch, create, results, runs, serializers
+from serbench.store_schema import transfers as transfers_table
+
+# URL schemes that mean PostgreSQL; SQLAlchemy's own default driver for them is psycopg2.
+POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened or is not a serbench results database."""
 
 
 def _now() -> str:
@@ -78,94 +54,160 @@ class CellKey:
     process: int
 
 
-class Store:
-    """A thin layer over SQLite in WAL mode; every write is its own transaction."""
+def is_url(target: str | Path) -> bool:
+    return isinstance(target, str) and "://" in target
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self.db = sqlite3.connect(path, isolation_level=None)
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+
+def _postgres_url(target: str) -> URL:
+    try:
+        url = make_url(target)
+    except ArgumentError as exc:
+        raise StoreError(f"bad database URL {target!r}: {exc}") from exc
+    if url.drivername not in POSTGRES_SCHEMES:
+        raise StoreError(
+            f"unsupported database URL scheme {url.drivername!r}: give a file path (SQLite)"
+            " or postgresql://user@host/db"
+        )
+    return url
+
+
+def _sqlite_engine(path: Path) -> Engine:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(URL.create("sqlite+pysqlite", database=str(path)))
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        # The driver's own implicit transactions off: SQLAlchemy's BEGIN below is the only
+        # one, so a write commits exactly when its `with engine.begin()` block ends.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+class Store:
+    """Results in SQLite (a file path) or PostgreSQL (a postgresql:// URL)."""
+
+    def __init__(self, target: Path | str) -> None:
+        self.path: Path | None = None
+        if is_url(target):
+            url = _postgres_url(str(target))
+            self.location = url.render_as_string(hide_password=True)
+            self.engine = create_engine(
+                url.set(drivername="postgresql+psycopg"), pool_pre_ping=True
+            )
+        else:
+            self.path = Path(target)
+            self.location = str(self.path)
+            self.engine = _sqlite_engine(self.path)
+        self._insert = (
+            postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+        )
+        try:
+            with self.engine.begin() as conn:
+                create(conn)
+        except (SQLAlchemyError, SchemaMismatch) as exc:
+            self.engine.dispose()
+            # the driver's own message, without SQLAlchemy's statement and links
+            why = str(getattr(exc, "orig", None) or exc).strip()
+            raise StoreError(f"results database {self.location}: {why}") from exc
 
     def close(self) -> None:
-        self.db.close()
+        self.engine.dispose()
+
+    def _upsert(self, table: Table, key: Sequence[str], rows: list[dict[str, Any]]) -> None:
+        """Insert rows; a row whose key is stored already replaces that row's values."""
+        if not rows:
+            return
+        stmt = self._insert(table)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=list(key),
+            set_={c.name: stmt.excluded[c.name] for c in table.columns if c.name not in key},
+        )
+        with self.engine.begin() as conn:
+            conn.execute(stmt, rows)
+
+    def _all(self, query: Any) -> list[RowMapping]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).mappings())
 
     def new_run(self, config: dict[str, Any], environment: dict[str, Any]) -> int:
-        cur = self.db.execute(
-            "INSERT INTO runs (started_at, status, config, environment)"
-            " VALUES (?, 'running', ?, ?)",
-            (_now(), json.dumps(config), json.dumps(environment)),
-        )
-        return int(cur.lastrowid)
+        with self.engine.begin() as conn:
+            res = conn.execute(
+                runs.insert().values(
+                    started_at=_now(),
+                    status="running",
+                    config=json.dumps(config),
+                    environment=json.dumps(environment),
+                )
+            )
+            return int(res.inserted_primary_key[0])
 
     def finish_run(self, run_id: int, status: str = "finished") -> None:
-        self.db.execute(
-            "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", (status, _now(), run_id)
-        )
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(runs).where(runs.c.id == run_id).values(status=status, finished_at=_now())
+            )
 
-    def run(self, run_id: int | None = None) -> sqlite3.Row | None:
-        if run_id is None:
-            return self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
-        return self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+    def run(self, run_id: int | None = None) -> RowMapping | None:
+        query = select(runs).order_by(runs.c.id.desc()).limit(1)
+        if run_id is not None:
+            query = select(runs).where(runs.c.id == run_id)
+        found = self._all(query)
+        return found[0] if found else None
 
-    def runs(self) -> list[sqlite3.Row]:
-        return self.db.execute("SELECT * FROM runs ORDER BY id").fetchall()
+    def runs(self) -> list[RowMapping]:
+        return self._all(select(runs).order_by(runs.c.id))
 
     def save_serializers(self, run_id: int, runner: str, describe: dict[str, Any]) -> None:
         rows = [
-            (
-                run_id,
-                runner,
-                s["name"],
-                s.get("format"),
-                s.get("library"),
-                s.get("version"),
-                json.dumps(s.get("labels", [])),
-                s.get("footprint_bytes"),
-                json.dumps(s.get("datasets", {})),
-                json.dumps(describe.get("runtime", {})),
-            )
+            {
+                "run_id": run_id,
+                "runner": runner,
+                "name": s["name"],
+                "format": s.get("format"),
+                "library": s.get("library"),
+                "version": s.get("version"),
+                "labels": json.dumps(s.get("labels", [])),
+                "footprint_bytes": s.get("footprint_bytes"),
+                "datasets": json.dumps(s.get("datasets", {})),
+                "runtime": json.dumps(describe.get("runtime", {})),
+            }
             for s in describe.get("serializers", [])
         ]
-        self.db.execute("BEGIN")
-        self.db.executemany(
-            "INSERT OR REPLACE INTO serializers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
-        )
-        self.db.execute("COMMIT")
+        self._upsert(serializers, ("run_id", "runner", "name"), rows)
 
-    def serializers(self, run_id: int) -> list[sqlite3.Row]:
-        return self.db.execute(
-            "SELECT * FROM serializers WHERE run_id = ? ORDER BY runner, name", (run_id,)
-        ).fetchall()
+    def serializers(self, run_id: int) -> list[RowMapping]:
+        return self._all(
+            select(serializers)
+            .where(serializers.c.run_id == run_id)
+            .order_by(serializers.c.runner, serializers.c.name)
+        )
 
     def save_result(self, run_id: int, key: CellKey, result: dict[str, Any]) -> None:
         check = result.get("check") or {}
         error = result.get("error") or {}
-        self.db.execute(
-            """INSERT OR REPLACE INTO results (run_id, runner, serializer, dataset, operation,
-               process, status, error_code, error_message, check_ok, check_detail, messages,
-               sizes, timing, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (
-                run_id,
-                key.runner,
-                key.serializer,
-                key.dataset,
-                key.operation,
-                key.process,
-                result.get("status", "error"),
-                error.get("code"),
-                error.get("message"),
-                None if "ok" not in check else int(bool(check["ok"])),
-                check.get("detail"),
-                result.get("messages"),
-                json.dumps(result.get("sizes")),
-                json.dumps(result.get("timing")),
-                _now(),
-            ),
-        )
+        row = {
+            "run_id": run_id,
+            **{f.name: getattr(key, f.name) for f in dataclasses.fields(key)},
+            "status": result.get("status", "error"),
+            "error_code": error.get("code"),
+            "error_message": error.get("message"),
+            "check_ok": None if "ok" not in check else int(bool(check["ok"])),
+            "check_detail": check.get("detail"),
+            "messages": result.get("messages"),
+            "sizes": json.dumps(result.get("sizes")),
+            "timing": json.dumps(result.get("timing")),
+            "created_at": _now(),
+        }
+        self._upsert(results, CELL, [row])
 
     def save_transfer(
         self,
@@ -176,47 +218,49 @@ class Store:
         result: dict[str, Any] | None,
         error: str | None = None,
     ) -> None:
-        self.db.execute(
-            "INSERT INTO transfers (run_id, sender, receiver, dataset, status, error, result,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                run_id,
-                sender,
-                receiver,
-                dataset,
-                "error" if error else "ok",
-                error,
-                json.dumps(result) if result is not None else None,
-                _now(),
-            ),
-        )
+        with self.engine.begin() as conn:
+            conn.execute(
+                transfers_table.insert().values(
+                    run_id=run_id,
+                    sender=sender,
+                    receiver=receiver,
+                    dataset=dataset,
+                    status="error" if error else "ok",
+                    error=error,
+                    result=json.dumps(result) if result is not None else None,
+                    created_at=_now(),
+                )
+            )
 
-    def transfers(self, dataset: str) -> list[sqlite3.Row]:
+    def transfers(self, dataset: str) -> list[RowMapping]:
         """The latest transfer of every sender/receiver pair on this dataset."""
-        return self.db.execute(
-            "SELECT * FROM transfers t WHERE dataset = ? AND id = (SELECT MAX(id) FROM transfers"
-            " WHERE sender = t.sender AND receiver = t.receiver AND dataset = t.dataset)"
-            " ORDER BY id",
-            (dataset,),
-        ).fetchall()
+        t, older = transfers_table, transfers_table.alias()
+        latest = (
+            select(func.max(older.c.id))
+            .where(
+                older.c.sender == t.c.sender,
+                older.c.receiver == t.c.receiver,
+                older.c.dataset == t.c.dataset,
+            )
+            .scalar_subquery()
+        )
+        return self._all(select(t).where(t.c.dataset == dataset, t.c.id == latest).order_by(t.c.id))
 
     def done_keys(self, run_id: int) -> set[CellKey]:
-        rows = self.db.execute(
-            "SELECT runner, serializer, dataset, operation, process FROM results WHERE run_id = ?",
-            (run_id,),
+        names = [f.name for f in dataclasses.fields(CellKey)]
+        rows = self._all(select(*(results.c[n] for n in names)).where(results.c.run_id == run_id))
+        return {CellKey(**row) for row in rows}
+
+    def results(self, run_id: int) -> list[RowMapping]:
+        r = results.c
+        return self._all(
+            select(results)
+            .where(r.run_id == run_id)
+            .order_by(r.dataset, r.runner, r.serializer, r.operation, r.process)
         )
-        return {CellKey(*row) for row in rows}
-
-    def results(self, run_id: int) -> list[sqlite3.Row]:
-        return self.db.execute(
-            "SELECT * FROM results WHERE run_id = ?"
-            " ORDER BY dataset, runner, serializer, operation,"
-            " process",
-            (run_id,),
-        ).fetchall()
 
 
-def decode_json(rows: Iterable[sqlite3.Row], *fields: str) -> list[dict[str, Any]]:
+def decode_json(rows: Iterable[Mapping[str, Any]], *fields: str) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         item = dict(row)
