@@ -223,6 +223,8 @@ def test_runner_cells_on_edge_values(state: Path) -> None:
             "fastavro",
             "handwritten",
             "noop",
+            "flexbuffers",
+            "capnproto-dynamic",
         )
     }
     assert status["json"]["status"] == "ok"
@@ -238,6 +240,12 @@ def test_runner_cells_on_edge_values(state: Path) -> None:
     assert status["fastavro"]["status"] == "not_applicable"
     assert "avro: $.big is uint64" in status["fastavro"]["error"]["message"]
     assert status["handwritten"]["status"] == "not_applicable"
+    # FlexBuffers: uint64 through UInt, NaN and -0.0 as floats, NUL in a value (not a key)
+    assert status["flexbuffers"]["status"] == "ok", status["flexbuffers"]
+    # Cap'n Proto's Text cannot hold U+0000: the path of the first one
+    assert status["capnproto-dynamic"]["error"]["message"] == (
+        "capnproto: U+0000 at message 0 $.name in a string, which Text cannot hold"
+    )
 
 
 def test_values_a_format_cannot_carry(state: Path, tmp_path: Path) -> None:
@@ -315,6 +323,11 @@ def test_null_and_empty_positions_map_to_schemas(state: Path, tmp_path: Path) ->
     assert types["symbols"] == {"type": "array", "items": "null"}
     assert types["note"] == ["null", "string"]
     assert _prepare(entry, "fastavro")["status"] == "ok"
+    # Cap'n Proto carries the optional list (a union of null and the list) and the nulls
+    assert "media :union { null @" in (entry.folder / "sparse.capnp").read_text()
+    for serializer in ("capnproto-dynamic", "flexbuffers"):
+        reply = _prepare(entry, serializer)
+        assert reply["status"] == "ok", (serializer, reply)
     # without the optional list, protobuf maps the nulls to a never-set optional bool
     # and the always-empty list to a repeated bool that stays empty
     path = tmp_path / "nolists.jsonl"

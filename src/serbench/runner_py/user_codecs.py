@@ -407,6 +407,11 @@ def user_codec(
         return _protobuf(types, schemas), None, "protobuf"
     if serializer == "fastavro":
         return _fastavro(types, schemas), None, "Avro"
+    if serializer == "capnproto-dynamic":
+        return REGISTRY[serializer].user_codec(types, schemas)  # type: ignore[attr-defined]
+    if serializer == "flexbuffers":
+        revive = native(types.message)
+        return REGISTRY[serializer].user_codec(revive)  # type: ignore[attr-defined]
     try:
         return _schemaless(serializer, types)
     except KeyError:

@@ -281,6 +281,12 @@ def _lower_camel(key: str, used: set[str]) -> str:
     return name
 
 
+def capnp_names(keys: list[str]) -> list[str]:
+    """The Cap'n Proto names of a record's fields or an enum's symbols, in order."""
+    used: set[str] = set()
+    return [_lower_camel(k, used) for k in keys]
+
+
 class _Capnp:
     """Protocol section 7's Cap'n Proto mapping: declarations at file level, fields walked
     by position; optional<T> is a group holding a union of `null :Void` and `value :T`."""
@@ -311,8 +317,8 @@ class _Capnp:
         if isinstance(t, Enum):
             name, done = self._declare(t, parts)
             if not done:
-                used: set[str] = set()
-                lines = [f"  {_lower_camel(sym, used)} @{i};" for i, sym in enumerate(t.symbols)]
+                names = capnp_names(t.symbols)
+                lines = [f"  {name} @{i};" for i, name in enumerate(names)]
                 self.blocks[name] = f"enum {name} {{\n" + "\n".join(lines) + "\n}\n"
             return name
         if isinstance(t, Record):
@@ -333,9 +339,8 @@ class _Capnp:
         return f"List({self.entries[value]})"
 
     def fields(self, rec: Record, parts: list[PathPart]) -> list[str]:
-        lines, used, ordinal = [], set(), 0
-        for key, t in rec.fields:
-            name = _lower_camel(key, used)
+        lines, ordinal = [], 0
+        for (key, t), name in zip(rec.fields, capnp_names([k for k, _ in rec.fields]), strict=True):
             if isinstance(t, Optional):
                 inner = self.single(t.of, [*parts, key])
                 lines.append(

@@ -4,6 +4,7 @@ from serbench.runner_py.serializers.base import Serializer
 from serbench.runner_py.serializers.bson_ import Bson
 from serbench.runner_py.serializers.cbor2_ import Cbor2
 from serbench.runner_py.serializers.fastavro_ import Fastavro
+from serbench.runner_py.serializers.flexbuffers_ import Flexbuffers
 from serbench.runner_py.serializers.handwritten import Handwritten
 from serbench.runner_py.serializers.json_stdlib import StdlibJson
 from serbench.runner_py.serializers.msgpack_ import Msgpack
@@ -13,6 +14,7 @@ from serbench.runner_py.serializers.noop import Noop
 from serbench.runner_py.serializers.orjson_ import Orjson
 from serbench.runner_py.serializers.pickle_ import Pickle
 from serbench.runner_py.serializers.protobuf_ import Protobuf
+from serbench.runner_py.serializers.pycapnp_ import Pycapnp
 
 REGISTRY: dict[str, Serializer] = {
     s.name: s
@@ -28,6 +30,8 @@ REGISTRY: dict[str, Serializer] = {
         Bson(),
         Protobuf(),
         Fastavro(),
+        Pycapnp(),
+        Flexbuffers(),
         Pickle(),
         Handwritten(),
     )

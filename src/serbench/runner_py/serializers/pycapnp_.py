@@ -1,0 +1,170 @@
+"""Cap'n Proto through pycapnp, whose only API is the dynamic one: the user dataset's
+generated .capnp is parsed at prepare time and messages are built and read field by
+field, walking the types and the schema side by side (protocol section 7)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from serbench.runner_py.model import EPOCH
+from serbench.runner_py.serializers.base import Codec, NotApplicable, Serializer
+from serbench.userdata.schemas import capnp_names
+from serbench.userdata.types import Enum, ListOf, MapOf, Optional, Prim, Record, Type, Types
+
+Limits = Callable[[Any], tuple[str, str] | None]
+_MS = timedelta(milliseconds=1)
+_NULL = Prim("null")
+_TRAVERSAL_LIMIT = 2**62  # words: the default (64 MiB) is below the largest datasets
+
+
+def _scalar_out(t: Type, v: Any) -> Any:
+    if isinstance(t, Prim) and t.name == "timestamp_ms":
+        return (v - EPOCH) // _MS if isinstance(v, datetime) else v
+    return v
+
+
+def _scalar_in(t: Type, v: Any) -> Any:
+    if isinstance(t, Prim) and t.name == "timestamp_ms":
+        return EPOCH + timedelta(milliseconds=v)
+    if isinstance(t, Prim) and t.name == "bytes":
+        return bytes(v)
+    return v
+
+
+class _Walk:
+    """Tree <-> dynamic builders and readers; field and enumerant names as generated."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, list[str]] = {}
+
+    def _names(self, t: Record | Enum) -> list[str]:
+        if id(t) not in self.names:
+            keys = [k for k, _ in t.fields] if isinstance(t, Record) else t.symbols
+            self.names[id(t)] = capnp_names(keys)
+        return self.names[id(t)]
+
+    def fill(self, b: Any, rec: Record, value: dict[str, Any]) -> None:
+        for (key, t), name in zip(rec.fields, self._names(rec), strict=True):
+            self.put(b, name, t, value.get(key))
+
+    def put(self, b: Any, name: str, t: Type, v: Any) -> None:  # noqa: C901 - one per shape
+        if isinstance(t, Optional):
+            group = getattr(b, name)
+            if v is None:
+                group.null = None
+            else:
+                self.put(group, "value", t.of, v)
+        elif t == _NULL:
+            return  # Void
+        elif isinstance(t, Record):
+            self.fill(b.init(name), t, v)
+        elif isinstance(t, ListOf):
+            self.items(b.init(name, len(v)), t.of, v)
+        elif isinstance(t, MapOf):
+            entries = b.init(name, len(v))
+            for i, (k, x) in enumerate(v.items()):
+                entries[i].key = k
+                self.put(entries[i], "value", t.of, x)
+        elif isinstance(t, Enum):
+            setattr(b, name, self._names(t)[v])
+        else:
+            setattr(b, name, _scalar_out(t, v))
+
+    def items(self, lst: Any, t: Type, values: list[Any]) -> None:
+        for i, x in enumerate(values):
+            if isinstance(t, Record):
+                self.fill(lst[i], t, x)
+            elif isinstance(t, MapOf):
+                entries = lst.init(i, len(x))
+                for j, (k, y) in enumerate(x.items()):
+                    entries[j].key = k
+                    self.put(entries[j], "value", t.of, y)
+            elif isinstance(t, Enum):
+                lst[i] = self._names(t)[x]
+            elif t != _NULL:
+                lst[i] = _scalar_out(t, x)
+
+    def read(self, r: Any, rec: Record) -> dict[str, Any]:
+        return {
+            key: self.get(r, name, t)
+            for (key, t), name in zip(rec.fields, self._names(rec), strict=True)
+        }
+
+    def get(self, r: Any, name: str, t: Type) -> Any:
+        if isinstance(t, Optional):
+            group = getattr(r, name)
+            return None if group.which() == "null" else self.get(group, "value", t.of)
+        if t == _NULL:
+            return None
+        return self.value(getattr(r, name), t)
+
+    def value(self, v: Any, t: Type) -> Any:
+        if isinstance(t, Record):
+            return self.read(v, t)
+        if isinstance(t, ListOf):
+            return [self.value(x, t.of) for x in v]
+        if isinstance(t, MapOf):
+            return {e.key: self.value(e.value, t.of) for e in v}
+        if isinstance(t, Enum):
+            return v.raw
+        if t == _NULL:
+            return None
+        return _scalar_in(t, v)
+
+
+def _limits(tree: Any) -> tuple[str, str] | None:
+    from serbench.runner_py.user_tree import find
+
+    def test(v: Any) -> str | None:
+        if isinstance(v, str) and "\x00" in v:
+            return "U+0000 in a string, which Text cannot hold"
+        return None
+
+    def key(k: str) -> str | None:
+        return "key contains U+0000, which Text cannot hold" if "\x00" in k else None
+
+    return find(tree, test, keys=key)
+
+
+class Pycapnp(Serializer):
+    name = "capnproto-dynamic"
+    format = "capnproto"
+    distribution = "pycapnp"
+    labels = ("binary", "schema-required", "dynamic", "copying-decode")
+
+    def codec(self, dataset: str) -> Codec:
+        raise NotApplicable(
+            "capnproto: pycapnp's dynamic API is used for user datasets (their .capnp is "
+            "generated); the built-in datasets' Cap'n Proto rows are in the C++ and Rust runners"
+        )
+
+    def user_codec(self, types: Types, schemas: dict[str, Any]) -> tuple[Codec, Limits, str]:
+        import capnp
+
+        entry = schemas.get("capnp") or {"unavailable": "capnproto: the dataset has no schema"}
+        if "unavailable" in entry:
+            raise NotApplicable(entry["unavailable"])
+        module = capnp.load(str(Path(entry["path"])), imports=[])
+        root = getattr(module, entry["struct"])
+        wrapped = not isinstance(types.message, Record)
+        rec = Record("Root", [("value", types.message)]) if wrapped else types.message
+        walk = _Walk()
+
+        def build(tree: Any) -> Any:
+            msg = root.new_message()
+            walk.fill(msg, rec, {"value": tree} if wrapped else tree)
+            return msg
+
+        def decode(data: Any) -> Any:
+            with root.from_bytes(bytes(data), traversal_limit_in_words=_TRAVERSAL_LIMIT) as r:
+                out = walk.read(r, rec)
+            return out["value"] if wrapped else out
+
+        def encode(msg: Any) -> bytes:
+            msg.clear_write_flag()  # written once per operation, by design
+            return msg.to_bytes()
+
+        return Codec(encode=encode, decode=decode, prepare=build), _limits, "capnproto"
