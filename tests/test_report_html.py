@@ -159,10 +159,10 @@ def test_data_blob_cannot_end_its_script_element() -> None:
 
 def test_hostile_strings_are_shown_as_text(view: Watched) -> None:
     assert view.cell("beta/broken", "check") == "NG"
-    assert HOSTILE.replace("\u2028", "") in view.cell("beta/broken", "notes").replace("\u2028", "")
+    assert HOSTILE.replace("\u2028", "") in view.cell("beta/broken", "reason").replace("\u2028", "")
     assert view.cell("beta/fast", "library") == HOSTILE_LIBRARY + " 1"
     assert view.cell("beta/absent", "check") == "n/a"
-    assert "no <b>schema</b> for this" in view.cell("beta/absent", "notes")
+    assert view.cell("beta/absent", "reason") == "no <b>schema</b> for this"
     tabs = view.page.locator("#datasets button").all_inner_texts()
     assert tabs == ["android-users", "log-records", HOSTILE_DATASET]
     assert view.page.locator("#results img, #results script, #facts script").count() == 0
@@ -171,7 +171,7 @@ def test_hostile_strings_are_shown_as_text(view: Watched) -> None:
 def test_filters_and_percent_of_best_follow_the_rows_in_view(view: Watched) -> None:
     names = view.names()
     assert {"fake/noop", "fake/good", "fake/crash", "beta/fast", "beta/broken"} <= set(names)
-    assert view.cell("fake/crash", "check") == "ERR" and view.cell("fake/crash", "notes")
+    assert view.cell("fake/crash", "check") == "ERR" and view.cell("fake/crash", "reason")
     # beta/fast (1 ms, 5 bytes) is the best in view; fake/good takes 2 ms and 10 bytes
     assert view.cell("beta/fast", "encode%") == "100%"
     assert view.cell("fake/good", "encode%") == "50%"

@@ -48,6 +48,11 @@ function plotlyText(s) {
   return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+// a module path as text nodes with a line-break opportunity after every "/"
+function breakable(text) {
+  return text.split(/(?<=\/)/).flatMap((part) => [part, el("wbr")]);
+}
+
 function unique(values) {
   return [...new Set(values)].sort((a, b) => a.localeCompare(b));
 }
@@ -84,10 +89,22 @@ function columns() {
   });
   cols.push({ key: "bytes%", label: "% best", kind: "pct", of: "bytes", value: size("encoded") });
   for (const c of DATA.codecs) {
-    cols.push({ key: c, label: c, kind: "num", value: size(c), text: (r) => r.sizes_text[c] ?? "-" });
+    cols.push({
+      key: c,
+      label: c,
+      kind: "num",
+      value: size(c),
+      text: (r) => r.sizes_text[c] ?? "-",
+    });
   }
   cols.push(
-    { key: "alloc", label: "alloc/op", kind: "num", value: (r) => r.alloc, text: (r) => r.alloc_text },
+    {
+      key: "alloc",
+      label: "alloc/op",
+      kind: "num",
+      value: (r) => r.alloc,
+      text: (r) => r.alloc_text,
+    },
     {
       key: "footprint",
       label: "footprint",
@@ -115,7 +132,10 @@ const ranked = (r) => r.status === "OK" && !r.baseline;
 function bests(rows) {
   const out = {};
   for (const col of COLUMNS.filter((c) => c.kind === "pct")) {
-    const values = rows.filter(ranked).map(col.value).filter((v) => v !== null && v > 0);
+    const values = rows
+      .filter(ranked)
+      .map(col.value)
+      .filter((v) => v !== null && v > 0);
     out[col.key] = values.length ? Math.min(...values) : null;
   }
   return out;
@@ -151,13 +171,15 @@ function ordered(rows) {
 function drawHeader() {
   document.getElementById("title").textContent = `serbench run ${DATA.run.id}`;
   const facts = document.getElementById("facts");
-  for (const [k, v] of DATA.run.facts) facts.append(el("div", {}, el("dt", {}, k), el("dd", {}, v)));
+  for (const [k, v] of DATA.run.facts)
+    facts.append(el("div", {}, el("dt", {}, k), el("dd", {}, v)));
   for (const [id, words] of [
     ["flag-legend", DATA.flags],
     ["label-legend", DATA.labels],
   ]) {
     const dl = document.getElementById(id);
-    for (const [word, meaning] of Object.entries(words)) dl.append(el("dt", {}, word), el("dd", {}, meaning));
+    for (const [word, meaning] of Object.entries(words))
+      dl.append(el("dt", {}, word), el("dd", {}, meaning));
   }
 }
 
@@ -214,7 +236,11 @@ function drawFilters() {
   const labels = el(
     "fieldset",
     { "data-facet": "label", class: "labels" },
-    el("legend", { title: "click a label: only rows with it, then rows without it, then either" }, "label"),
+    el(
+      "legend",
+      { title: "click a label: only rows with it, then rows without it, then either" },
+      "label",
+    ),
     ...unique(all.flatMap((r) => r.labels)).map((label) =>
       el(
         "button",
@@ -225,7 +251,9 @@ function drawFilters() {
           "data-rule": state.labels.get(label) ?? "",
           title: DATA.labels[label] ?? "",
           onclick: () => {
-            const next = { "": "require", require: "exclude", exclude: "" }[state.labels.get(label) ?? ""];
+            const next = { "": "require", require: "exclude", exclude: "" }[
+              state.labels.get(label) ?? ""
+            ];
             if (next) state.labels.set(label, next);
             else state.labels.delete(label);
             drawFilters();
@@ -257,26 +285,48 @@ function cell(col, row, best) {
   if (col.kind === "pct") {
     const v = col.value(row);
     const b = best[col.key];
-    if (!ranked(row) || v === null || b === null || v <= 0) return el("td", { class: "pct", "data-col": col.key });
+    if (!ranked(row) || v === null || b === null || v <= 0)
+      return el("td", { class: "pct", "data-col": col.key });
     const pct = (100 * b) / v;
     const bar = el("span", { class: "bar" });
     bar.style.width = `${Math.min(pct, 100).toFixed(1)}%`;
-    return el("td", { class: "pct", "data-col": col.key }, bar, el("span", { class: "v" }, `${pct.toFixed(pct < 10 ? 1 : 0)}%`));
-  }
-  if (col.kind === "notes") {
-    const flags = row.flag_words.map((w, i) => el("span", { class: "flag", title: DATA.flags[w] ?? "" }, row.flags[i]));
-    const chips = row.labels.filter((l) => NOTABLE.has(l)).map((l) => el("span", { class: `label label-${l}`, title: DATA.labels[l] ?? "" }, l));
     return el(
       "td",
-      { class: "notes", "data-col": col.key },
-      row.detail ? el("span", { class: "detail" }, row.detail) : null,
-      ...flags,
-      ...chips,
+      { class: "pct", "data-col": col.key },
+      bar,
+      el("span", { class: "v" }, `${pct.toFixed(pct < 10 ? 1 : 0)}%`),
     );
+  }
+  if (col.kind === "notes") {
+    const flags = row.flag_words.map((w, i) =>
+      el("span", { class: "flag", title: DATA.flags[w] ?? "" }, row.flags[i]),
+    );
+    const chips = row.labels
+      .filter((l) => NOTABLE.has(l))
+      .map((l) => el("span", { class: `label label-${l}`, title: DATA.labels[l] ?? "" }, l));
+    return el("td", { class: "notes", "data-col": col.key }, ...flags, ...chips);
   }
   const text = col.text ? col.text(row) : col.value(row);
   const tip = col.key === "name" ? `labels: ${row.labels.join(", ") || "none"}` : col.tip?.(row);
-  return el("td", { class: col.kind, "data-col": col.key, title: tip }, text ?? "-");
+  const td = el("td", { class: col.kind, "data-col": col.key, title: tip });
+  if (col.key === "library") td.append(...breakable(text));
+  else td.append(text ?? "-");
+  return td;
+}
+
+// A row without measurements (NG, n/a, ERR) shows its reason across the measurement columns.
+const REASON_SPAN = [COLUMNS.findIndex((c) => c.key === DATA.operations[0]), COLUMNS.length - 2];
+
+function cells(row, best) {
+  const all = COLUMNS.map((col) => cell(col, row, best));
+  if (row.status === "OK") return all;
+  const [from, to] = REASON_SPAN;
+  const reason = el(
+    "td",
+    { class: "reason", "data-col": "reason", colspan: String(to - from) },
+    row.detail || "-",
+  );
+  return [...all.slice(0, from), reason, ...all.slice(to)];
 }
 
 function drawTable(rows) {
@@ -300,7 +350,9 @@ function drawTable(rows) {
           {
             type: "button",
             onclick: () => {
-              state.sort = sorted ? { key: col.key, dir: -state.sort.dir } : { key: col.key, dir: 1 };
+              state.sort = sorted
+                ? { key: col.key, dir: -state.sort.dir }
+                : { key: col.key, dir: 1 };
               draw();
             },
           },
@@ -316,10 +368,12 @@ function drawTable(rows) {
         class: `status-${row.status.replace("/", "")}${row.baseline ? " baseline" : ""}`,
         "data-name": row.name,
       },
-      ...COLUMNS.map((col) => cell(col, row, best)),
+      ...cells(row, best),
     ),
   );
-  document.getElementById("results").replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
+  document
+    .getElementById("results")
+    .replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
 }
 
 function drawChart(ds, rows) {
@@ -355,7 +409,9 @@ function drawChart(ds, rows) {
         width: 3,
         color: "#222",
       },
-      hovertext: est.map((e) => plotlyText(e ? (e.ns === null ? "not steady: no number" : e.tip) : "not measured")),
+      hovertext: est.map((e) =>
+        plotlyText(e ? (e.ns === null ? "not steady: no number" : e.tip) : "not measured"),
+      ),
       hoverinfo: "text+name",
     };
   });
@@ -397,7 +453,8 @@ function draw() {
   const rows = ordered(ds.rows.filter(visible));
   const hidden = ds.rows.length - rows.length;
   document.getElementById("shown").textContent =
-    `${rows.length} of ${ds.rows.length} rows shown` + (hidden ? ` (${hidden} hidden by the filters)` : "");
+    `${rows.length} of ${ds.rows.length} rows shown` +
+    (hidden ? ` (${hidden} hidden by the filters)` : "");
   drawTable(rows);
   drawChart(ds, rows);
 }
@@ -405,7 +462,10 @@ function draw() {
 function start() {
   drawHeader();
   const wanted = decodeURIComponent(location.hash.slice(1));
-  state.dataset = Math.max(0, DATA.datasets.findIndex((ds) => ds.name === wanted));
+  state.dataset = Math.max(
+    0,
+    DATA.datasets.findIndex((ds) => ds.name === wanted),
+  );
   drawTabs();
   drawFilters();
   if (DATA.datasets.length) draw();
