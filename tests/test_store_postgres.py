@@ -154,6 +154,7 @@ def test_run_killed_resumed_listed_and_reported_like_sqlite(
         if len(_results(store)) >= 2:
             break
         time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it stored two cells"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     before = _results(store)
