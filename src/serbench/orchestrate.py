@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from serbench import datasets, userdata
+from serbench import datasets, instructions, userdata
 from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, RunnerUnavailable, describe, discover
 from serbench.schedule import Block, Cell
@@ -33,6 +33,7 @@ class RunConfig:
     cell_timeout: float = 600.0  # seconds one command may take before the runner is killed
     timing: dict[str, Any] = field(default_factory=lambda: PROFILES["standard"].as_dict())
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1 << 31))
+    measure: str = "time"  # or "instructions": counted under callgrind (serbench.instructions)
 
     @classmethod
     def for_scale(cls, scale: str, processes: int | None = None) -> RunConfig:
@@ -225,6 +226,11 @@ def execute(
         if key not in done:  # an earlier (resumed) process already stored it
             store.save_result(run_id, key, result)
 
+    if config.measure == instructions.UNIT:
+        instructions.execute(
+            todo, ops, the_plan.specs, wire, config.scale, config.cell_timeout, save, progress
+        )
+        return
     for block in blocks(todo, descriptors, timing, rng):
         Block(
             block,

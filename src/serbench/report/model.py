@@ -47,6 +47,7 @@ class RunReport:
     run: dict[str, Any]
     tables: dict[str, list[Row]]  # dataset -> rows
     operations: list[str]
+    unit: str = "ns"  # "instructions": a run with --measure instructions (serbench.instructions)
 
 
 def build(store: Store, run_id: int | None = None) -> RunReport:
@@ -82,7 +83,10 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
     ordered = {
         d: tables[d] for d in sorted(tables, key=lambda d: order.index(d) if d in order else 99)
     }
-    return RunReport(run, ordered, list(run["config"].get("operations", ["encode", "decode"])))
+    unit = "instructions" if run["config"].get("measure") == "instructions" else "ns"
+    return RunReport(
+        run, ordered, list(run["config"].get("operations", ["encode", "decode"])), unit
+    )
 
 
 def _fill(row: Row, results: list[dict[str, Any]]) -> None:

@@ -81,7 +81,7 @@ def _ranked(rows: list[Row], key: Callable[[Row], float | None]) -> list[tuple[R
     return sorted(out, key=lambda t: t[1])
 
 
-def _podium(ranked: list[tuple[Row, float]], op: str | None) -> Text:
+def _podium(ranked: list[tuple[Row, float]], op: str | None, unit: str = "ns") -> Text:
     """The first few, `≈` between neighbours whose intervals overlap (no decided order)."""
     text = Text()
     for k, (row, value) in enumerate(ranked[:SUMMARY_TOP]):
@@ -94,7 +94,7 @@ def _podium(ranked: list[tuple[Row, float]], op: str | None) -> Text:
         named = "lazy" in row.name or "access" in row.name
         if op == "decode" and LAZY & set(row.labels) and not named:
             text.append(" (lazy)", style="dim")
-        text.append(f" {fmt_ns(value) if op else fmt_bytes(int(value)) + ' B'}", style="cyan")
+        text.append(f" {fmt_ns(value, unit) if op else fmt_bytes(int(value)) + ' B'}", style="cyan")
     if not ranked:
         text.append("-", style="dim")
     return text
@@ -133,7 +133,7 @@ def print_summary(report: RunReport, console: Console | None = None) -> None:
         _line(console, "", Text(_short_title(dataset) + "  ", style="bold") + _counts(rows, quick))
         for op in ("encode", "decode"):
             ranked = _ranked(rows, lambda r, op=op: r.ops[op].headline_ns if op in r.ops else None)
-            _line(console, f"  {op:7}", _podium(ranked, op))
+            _line(console, f"  {op:7}", _podium(ranked, op, report.unit))
         smallest = _ranked(rows, lambda r: r.sizes.get("encoded"))
         _line(console, "  bytes  ", _podium(smallest, None))
         failed = [r for r in rows if r.status in ("NG", "error")]

@@ -8,9 +8,14 @@ from serbench.report.model import Row, RunReport
 from serbench.stats import Estimate
 
 
-def fmt_ns(ns: float | None) -> str:
+def fmt_ns(ns: float | None, unit: str = "ns") -> str:
     if ns is None:
         return "-"
+    if unit == "instructions":
+        for prefix, scale in (("M", 1e6), ("k", 1e3)):
+            if ns >= scale:
+                return f"{ns / scale:.4g}{prefix} instr"
+        return f"{ns:.4g} instr"
     for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
         if ns >= scale:
             return f"{ns / scale:.3g} {unit}"
@@ -27,15 +32,15 @@ def fmt_kib(n: int | None) -> str:
     return "-" if n is None else f"{n / 1024:,.0f} KiB"
 
 
-def fmt_est(e: Estimate | None, with_min: bool = True) -> str:
+def fmt_est(e: Estimate | None, with_min: bool = True, unit: str = "ns") -> str:
     """Headline ±95% half-width, and the minimum unless the cell must stay narrow."""
     if e is None:
         return "-"
     if e.steady is False:
-        return f"not steady (min {fmt_ns(e.min_ns)})" if with_min else "not steady"
+        return f"not steady (min {fmt_ns(e.min_ns, unit)})" if with_min else "not steady"
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0
-    text = f"{fmt_ns(e.headline_ns)} ±{pct:.1f}%"
-    return f"{text} (min {fmt_ns(e.min_ns)})" if with_min else text
+    text = f"{fmt_ns(e.headline_ns, unit)} ±{pct:.1f}%"
+    return f"{text} (min {fmt_ns(e.min_ns, unit)})" if with_min else text
 
 
 def _stability(row: Row) -> str:
@@ -94,9 +99,9 @@ def _cells(row: Row, report: RunReport, with_min: bool = True) -> list[str]:
     return [
         row.name,
         f"{row.library} {row.version}".strip(),
-        fmt_est(row.ops.get("encode"), with_min),
-        fmt_est(row.ops.get("decode"), with_min),
-        *(fmt_est(row.ops.get(op), with_min) for op in extra),
+        fmt_est(row.ops.get("encode"), with_min, report.unit),
+        fmt_est(row.ops.get("decode"), with_min, report.unit),
+        *(fmt_est(row.ops.get(op), with_min, report.unit) for op in extra),
         fmt_bytes(row.sizes.get("encoded")),
         *(fmt_bytes(row.sizes.get(c)) for c in CODECS),
         fmt_bytes(int(alloc)) if alloc is not None else "-",
