@@ -141,16 +141,22 @@ function compare(prepared: Prepared, encoded: Uint8Array, expected: unknown[], c
   const toNative = prepared.codec.toNative ?? identity;
   let n = 0;
   let failure: string | null = null;
-  prepared.decodeAll(encoded, (value) => {
-    if (failure !== null) return;
-    if (n >= count) {
-      failure = `decoded more than the ${count} messages encoded`;
-      return;
-    }
-    const diff = firstDifference(expected[n % expected.length], toNative(value));
-    if (diff) failure = count > 1 ? `message ${n}: ${diff}` : diff;
-    n++;
-  });
+  try {
+    prepared.decodeAll(encoded, (value) => {
+      if (failure !== null) return;
+      if (n >= count) {
+        failure = `decoded more than the ${count} messages encoded`;
+        return;
+      }
+      const diff = firstDifference(expected[n % expected.length], toNative(value));
+      if (diff) failure = count > 1 ? `message ${n}: ${diff}` : diff;
+      n++;
+    });
+  } catch (e) {
+    // A library that throws on the bytes (its own or another runner's) fails the check.
+    const where = count > 1 ? `message ${n}: $` : "$";
+    return { ok: false, detail: `cannot decode: ${where}: ${String(e)}`.slice(0, 300) };
+  }
   if (failure !== null) return { ok: false, detail: failure as string };
   if (n !== count) return { ok: false, detail: `decoded ${n} messages, expected ${count}` };
   return { ok: true, detail: `${count} message(s) equal` };
@@ -188,20 +194,14 @@ export function prepareCell(
   const prepared = new kit.Prepared(codec, loaded.framing, loaded.items.map(prep), loaded.count);
   const expected = checkPath === dataPath ? loaded.items : loadNative(checkPath, ds).items;
   let encoded: Uint8Array;
-  let check: { ok: boolean; detail: string };
   if (decodeFrom !== null) {
     encoded = new Uint8Array(readFileSync(decodeFrom));
-    try {
-      check = compare(prepared, encoded, expected, loaded.count);
-    } catch (e) {
-      check = { ok: false, detail: `cannot decode: ${String(e)}`.slice(0, 300) };
-    }
   } else {
     encoded = prepared.encodeAll();
     // Keep our own copy: some libraries return views of a buffer they reuse.
     encoded = Uint8Array.prototype.slice.call(encoded);
-    check = compare(prepared, encoded, expected, loaded.count);
   }
+  const check = compare(prepared, encoded, expected, loaded.count);
   const ops = new Map<string, CellOp>();
   if (decodeFrom !== null) {
     if (check.ok && operations.includes("decode"))

@@ -43,6 +43,30 @@ export const S2: Record<string, unknown> = {
   "pb-vs-msgpack-test4": { t1: { a: 1, b: 2 }, t2: { a: -1, b: -2 }, t3: { s: "a".repeat(8192) } },
 };
 
+/** A user dataset (protocol section 7) from inline types and canonical items. */
+export function userData(
+  name: string,
+  types: object,
+  items: unknown[],
+  framing: "single" | "stream" = "single",
+  schemas: Dataset["schemas"] = {},
+) {
+  const typesPath = join(dir, `${name}.types.json`);
+  writeFileSync(typesPath, JSON.stringify(types));
+  const data = canonical(name, items, framing === "single" ? 1 : items.length, framing);
+  return { name, kind: "user" as const, data, types: typesPath, schemas };
+}
+
+/** `ok`, `check_failed: <detail>` or `not_applicable: <reason>`. */
+export function statusOf(serializer: string, ref: Parameters<typeof run>[1]): string {
+  try {
+    const r = run(serializer, ref);
+    return r.reply.status === "ok" ? "ok" : `check_failed: ${r.reply.check.detail}`;
+  } catch (e) {
+    return `not_applicable: ${(e as Error).message}`;
+  }
+}
+
 export function run(
   serializer: string,
   ref: {

@@ -40,7 +40,16 @@ test("a tampered check file fails the check with the first differing path", () =
   const tampered = structuredClone(S1) as { age: number }[][];
   tampered[0][17].age += 1;
   const check = canonical("android-users", tampered);
-  for (const ser of ["json", "v8", "msgpackr", "protobufjs", "avsc", "flatbuffers", "copy"]) {
+  for (const ser of [
+    "json",
+    "v8",
+    "msgpackr",
+    "protobufjs",
+    "avsc",
+    "flatbuffers",
+    "flexbuffers",
+    "copy",
+  ]) {
     const r = run(ser, { name: "android-users", kind: "builtin", data, check_data: check });
     assert.equal(r.reply.status, "check_failed", ser);
     assert.match(r.reply.check.detail, /^\$\[17\]\.age: \d+ != \d+/, ser);
@@ -65,6 +74,7 @@ test("every serializer round-trips S1 and S2 test4", () => {
     "avsc",
     "flatbuffers",
     "flatbuffers-access",
+    "flexbuffers",
   ]) {
     for (const [name, data] of [
       ["android-users", au],

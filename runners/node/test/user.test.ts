@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { BSON } from "bson";
-import { dir, run } from "./helpers.js";
+import { dir, statusOf, userData } from "./helpers.js";
 import { loadNative, type Dataset } from "../src/model.js";
 import { RUNNER_DIR } from "../src/paths.js";
 import { REGISTRY } from "../src/serializers/index.js";
@@ -35,15 +35,6 @@ function dataset(name: string, id: string, score: string) {
     },
   };
 }
-
-const statusOf = (ser: string, ref: Parameters<typeof run>[1]) => {
-  try {
-    const r = run(ser, ref);
-    return r.reply.status === "ok" ? "ok" : `check_failed: ${r.reply.check.detail}`;
-  } catch (e) {
-    return `not_applicable: ${(e as Error).message}`;
-  }
-};
 
 test("int64 beyond 2^53 stays exact (BigInt) or is not applicable with its path", () => {
   const ref = dataset("user-big", "9007199254740993", '"NaN"');
@@ -134,28 +125,16 @@ test("bson: a record is the document itself; other top-level values are not appl
     "at",
   ]);
 
-  const data = join(dir, "top-list.json");
-  writeFileSync(
-    data,
-    `{"format":"serbench-dataset","version":1,"name":"top-list","scenario":"user",` +
-      `"scale":"user","framing":"single","count":1,"items":[[1,2]]}`,
-  );
-  const types = join(dir, "top-list.types.json");
-  writeFileSync(types, `{"message":"list<int32>","types":{}}`);
-  const list = { name: "top-list", kind: "user" as const, data, types, schemas: {} };
+  const list = userData("top-list", { message: "list<int32>", types: {} }, [[1, 2]]);
   assert.equal(statusOf("bson", list), "not_applicable: bson: top-level value must be a document");
   assert.equal(statusOf("msgpackr", list), "ok");
 });
 
 test("bson: a key holding U+0000 is not applicable with its path", () => {
-  const data = join(dir, "nul-key.json");
-  writeFileSync(
-    data,
-    `{"format":"serbench-dataset","version":1,"name":"nul-key","scenario":"user",` +
-      `"scale":"user","framing":"single","count":1,"items":[{"m":{"ok":1,"a\\u0000":2}}]}`,
+  const ref = userData(
+    "nul-key",
+    { message: "R", types: { R: { record: [["m", "map<string,int32>"]] } } },
+    [{ m: { ok: 1, "a\u0000": 2 } }],
   );
-  const types = join(dir, "nul-key.types.json");
-  writeFileSync(types, `{"message":"R","types":{"R":{"record":[["m","map<string,int32>"]]}}}`);
-  const ref = { name: "nul-key", kind: "user" as const, data, types, schemas: {} };
   assert.equal(statusOf("bson", ref), 'not_applicable: bson: key with NUL at $.m["a\\u0000"]');
 });

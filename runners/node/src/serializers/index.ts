@@ -5,6 +5,7 @@ import { bson } from "./bson.js";
 import { cborX } from "./cbor.js";
 import { copy } from "./copy.js";
 import { flatbuffers, flatbuffersAccess } from "./flatbuffers.js";
+import { flexbuffers } from "./flexbuffers.js";
 import { handwritten } from "./handwritten.js";
 import { json } from "./json.js";
 import { msgpackJs } from "./msgpack.js";
@@ -31,5 +32,6 @@ export const REGISTRY: Record<string, Serializer> = Object.fromEntries(
     avsc,
     flatbuffers,
     flatbuffersAccess,
+    flexbuffers,
   ].map((s) => [s.name, s]),
 );
