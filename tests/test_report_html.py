@@ -36,11 +36,17 @@ ARTEFACTS = REPO_ROOT / ".serbench" / "test-artifacts" / "html"
 HOSTILE = "<script>alert(1)</script> & </script><!-- \u2028"
 HOSTILE_LIBRARY = "</script><script>window.pwned = 1</script>"
 HOSTILE_DATASET = "<img src=x onerror='window.pwned = 2'>"
+HOSTILE_NAME = "<i>slanted</i> &amp;"  # markup plotly would read in a chart label
 
 
-def _timing(ns: int) -> dict[str, Any]:
+def _timing(ns: int, steady: bool = True) -> dict[str, Any]:
     wall = [ns, ns + ns // 100, ns - ns // 100] * 3
-    return {"iterations": 1, "wall_ns": wall, "slice_sizes": [3, 3, 3], "warmup": {"steady": True}}
+    return {
+        "iterations": 1,
+        "wall_ns": wall,
+        "slice_sizes": [3, 3, 3],
+        "warmup": {"steady": steady},
+    }
 
 
 def _serializer(name: str, fmt: str, library: str, labels: list[str]) -> dict[str, Any]:
@@ -54,6 +60,7 @@ def _add_beta(store: Store, run_id: int) -> None:
         _serializer("slow", "fmt-b", "slowlib", ["text"]),
         _serializer("broken", "fmt-a", "brokenlib", ["binary"]),
         _serializer("absent", "fmt-b", "absentlib", ["text"]),
+        _serializer("drifty", "fmt-b", "driftlib", ["text"]),
     ]
     store.save_serializers(run_id, "beta", {"runtime": {}, "serializers": serializers})
     ok = {"status": "ok", "check": {"ok": True, "detail": "equal"}, "messages": 1}
@@ -71,9 +78,14 @@ def _add_beta(store: Store, run_id: int) -> None:
         for op, ns in zip(("encode", "decode"), times, strict=True):
             result = {**cell, "timing": _timing(ns) if cell["status"] == "ok" else None}
             store.save_result(run_id, CellKey("beta", name, "android-users", op, 0), result)
-    for op in ("encode", "decode"):
-        result = {**ok, "sizes": {"encoded": 5}, "timing": _timing(1_000_000)}
-        store.save_result(run_id, CellKey("beta", "fast", HOSTILE_DATASET, op, 0), result)
+    # drifty's encode never reached steady state: no number, no bar; its decode has both
+    for op, steady in (("encode", False), ("decode", True)):
+        result = {**ok, "sizes": {"encoded": 20}, "timing": _timing(500_000, steady)}
+        store.save_result(run_id, CellKey("beta", "drifty", "android-users", op, 0), result)
+    for name in ("fast", HOSTILE_NAME):
+        for op in ("encode", "decode"):
+            result = {**ok, "sizes": {"encoded": 5}, "timing": _timing(1_000_000)}
+            store.save_result(run_id, CellKey("beta", name, HOSTILE_DATASET, op, 0), result)
 
 
 @pytest.fixture(scope="module")
@@ -176,7 +188,7 @@ def test_filters_and_percent_of_best_follow_the_rows_in_view(view: Watched) -> N
     assert view.cell("beta/fast", "encode%") == "100%"
     assert view.cell("fake/good", "encode%") == "50%"
     assert view.cell("fake/good", "bytes%") == "50%"
-    assert view.cell("beta/slow", "decode%") == "13%"  # 1 ms / 8 ms
+    assert view.cell("beta/slow", "decode%") == "6.3%"  # drifty's 0.5 ms / 8 ms
     assert view.cell("fake/noop", "encode%") == ""  # a baseline is not ranked
     view.facet("runner", "beta").uncheck()
     assert {n.split("/")[0] for n in view.names()} == {"fake"}
@@ -213,6 +225,29 @@ def test_sorting_by_a_column(view: Watched) -> None:
     assert view.names() == sorted(view.names())
 
 
+def test_a_cell_that_is_not_steady_has_no_number_and_no_bar(view: Watched) -> None:
+    assert view.cell("beta/drifty", "encode") == "not steady"
+    assert view.cell("beta/drifty", "encode%") == ""
+    assert view.cell("beta/drifty", "decode%") == "100%"  # 0.5 ms: the fastest decode
+    assert "not-steady" in view.cell("beta/drifty", "notes")
+    bars = view.page.evaluate(
+        "() => document.getElementById('chart-time').data"
+        ".filter(t => !t.xaxis).map(t => [t.name, t.y, t.x])"
+    )
+    by_op = {op: dict(zip(y, x, strict=True)) for op, y, x in bars}
+    assert by_op["encode"]["beta/drifty (not steady)"] is None
+    assert by_op["decode"]["beta/drifty (not steady)"] == pytest.approx(0.5)
+    assert by_op["encode"]["beta/fast"] == pytest.approx(1.0)
+
+
+def test_a_link_opens_its_dataset(browser: Any, page_file: Path) -> None:
+    page = browser.new_page()
+    page.goto(page_file.as_uri() + "#log-records")
+    assert "log-records" in page.locator("#dataset-title").inner_text()
+    assert page.locator('#datasets button[aria-pressed="true"]').inner_text() == "log-records"
+    page.close()
+
+
 def test_charts_start_at_zero_and_every_dataset_is_shown(view: Watched) -> None:
     if ARTEFACTS.exists():
         shutil.rmtree(ARTEFACTS)
@@ -221,14 +256,13 @@ def test_charts_start_at_zero_and_every_dataset_is_shown(view: Watched) -> None:
     for i in range(tabs.count()):
         name = tabs.nth(i).inner_text()
         tabs.nth(i).click()
-        assert (
-            view.page.locator("#dataset-title")
-            .inner_text()
-            .endswith(name if name == HOSTILE_DATASET else "")
-        )
+        assert name in view.page.locator("#dataset-title").inner_text()
+        if name == HOSTILE_DATASET:
+            ticks = view.page.locator("#chart-time .ytick text").all_text_contents()
+            assert sorted(ticks) == sorted(["beta/fast", f"beta/{HOSTILE_NAME}"])
         charted = view.page.locator("#chart-time").is_visible()
-        if name != "log-records":  # fake and beta are n/a there: nothing to chart
-            assert charted
+        assert charted == (name != "log-records")  # all n/a there: nothing to chart
+        if charted:
             ranges = view.page.evaluate(
                 "() => { const l = document.getElementById('chart-time')._fullLayout;"
                 " return [l.xaxis.range[0], l.xaxis2.range[0]]; }"
@@ -237,4 +271,4 @@ def test_charts_start_at_zero_and_every_dataset_is_shown(view: Watched) -> None:
         shot = ARTEFACTS / (re.sub(r"[^\w.-]+", "_", name).strip("_") + ".png")
         view.page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000
-    assert view.page.locator("#results tbody tr").count() > 0
+        assert view.page.locator("#results tbody tr").count() > 0
