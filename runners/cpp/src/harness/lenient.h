@@ -1,9 +1,11 @@
 // Forms other runners write that readers here accept as well (cross-language read-back,
 // protocol section 11): ISO-8601 date-times in text formats, enum symbols by name.
-// Writers here always use the canonical form (epoch ms, enum ordinals).
+// Writers here use the canonical form (epoch ms, enum ordinals), except FlexBuffers, whose
+// maps carry enums as their symbol (the generic value tree of the schemaless formats).
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 
 #include "serializer.h"
@@ -44,11 +46,19 @@ inline int64_t parse_iso8601_ms(std::string_view s) {
   return ((days * 24 + h) * 60 + mi - offset_min) * 60000 + se * 1000 + ms;
 }
 
+// The symbols of the built-in enums (datasets/*/types.json), by ordinal.
+inline constexpr const char* kGenderSymbols[] = {"Female", "Male"};
+
+inline const char* enum_name(Gender g) {
+  auto i = static_cast<size_t>(g);
+  return i < std::size(kGenderSymbols) ? kGenderSymbols[i] : "";
+}
+
 template <class E>
 E enum_from_name(std::string_view s) {
   static_assert(std::is_same_v<E, Gender>, "only Gender has symbols");
-  if (s == "Female") return Gender::Female;
-  if (s == "Male") return Gender::Male;
+  for (size_t i = 0; i < std::size(kGenderSymbols); ++i)
+    if (s == kGenderSymbols[i]) return static_cast<Gender>(i);
   throw DecodeError("unknown Gender symbol " + std::string(s));
 }
 

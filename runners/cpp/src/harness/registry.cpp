@@ -53,6 +53,7 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
   X(reg_libbson)             \
   X(reg_flatbuffers)         \
   X(reg_flatbuffers_lazy)    \
+  X(reg_flexbuffers)         \
   X(reg_capnproto)           \
   X(reg_capnproto_lazy)      \
   X(reg_thrift_compact)      \
