@@ -86,7 +86,7 @@ def test_cli_report_formats_and_bad_input(s1_run: tuple[Store, int], tmp_path: P
     bad = subprocess.run(
         [*base, "report", "-f", "pdf", "--db", str(store.path)], capture_output=True, text=True
     )
-    assert bad.returncode == 2 and "valid: table, md, json, html" in bad.stderr
+    assert bad.returncode == 2 and "valid: table, md, html, json, bencher, benchstat" in bad.stderr
     ref = subprocess.run(
         [*base, "reference", "S1", "--db", str(store.path)],
         capture_output=True,

@@ -14,8 +14,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from serbench import (
+    baseline,
+    compare,
     datasets,
     environment,
+    instructions,
     noise,
     orchestrate,
     reference,
@@ -26,7 +29,9 @@ from serbench import (
 )
 from serbench.operations import COMPRESSED
 from serbench.paths import default_db, state_dir
-from serbench.store import Store
+from serbench.report import compare as compare_report
+from serbench.report import export
+from serbench.store import Store, StoreError
 from serbench.userdata.schemas import SCHEMAS_VERSION
 
 app = typer.Typer(
@@ -39,15 +44,20 @@ console = Console() if sys.stdout.isatty() else Console(width=180)
 err = Console(stderr=True)
 
 DbOption = Annotated[
-    Path | None,
+    str | None,
     typer.Option(
-        "--db", help="results database (default $SERBENCH_DB or .serbench/results.sqlite)"
+        "--db",
+        help="results database: a SQLite file or postgresql://user@host/db "
+        "(default $SERBENCH_DB or .serbench/results.sqlite)",
     ),
 ]
 
 
-def _store(db: Path | None) -> Store:
-    return Store(db or default_db())
+def _store(db: str | None) -> Store:
+    try:
+        return Store(db or default_db())
+    except StoreError as exc:
+        _fail(str(exc))
 
 
 def _fail(message: str) -> None:
@@ -340,6 +350,13 @@ def run_cmd(
     as_: AsOption = None,
     types: TypesOption = None,
     sample: SampleOption = None,
+    measure: Annotated[
+        str,
+        typer.Option(
+            help="time, or instructions per operation counted under valgrind's callgrind "
+            "(C++, Rust, Go, Python; steady on a shared CI machine; see docs/method.md)"
+        ),
+    ] = "time",
     db: DbOption = None,
 ) -> None:
     """Run the matrix; every finished cell is stored at once."""
@@ -370,6 +387,11 @@ def run_cmd(
         config.operations = list(dict.fromkeys(ops))
         if timeout:
             config.cell_timeout = timeout
+        try:
+            instructions.check(measure, config.runners)
+        except instructions.Refused as exc:
+            _fail(str(exc))
+        config.measure = measure
     run_id = _run(config, store, run_id)
     rep = report.build(store, run_id)
     report.print_summary(rep, console)
@@ -381,13 +403,17 @@ def run_cmd(
 @app.command("report")
 def report_cmd(
     run: Annotated[int | None, typer.Argument(help="run id (default: the latest)")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, md, json or html")] = "table",
+    fmt: Annotated[
+        str,
+        typer.Option("--format", "-f", help="table, md, html, json, bencher or benchstat"),
+    ] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
     db: DbOption = None,
 ) -> None:
     """Per dataset: times with 95% CI and minimum, bytes, compressed bytes, allocations, check."""
-    if fmt not in ("table", "md", "json", "html"):
-        _fail(f"unknown format {fmt!r}; valid: table, md, json, html")
+    valid = ("table", "md", "html", *export.EXPORTS)
+    if fmt not in valid:
+        _fail(f"unknown format {fmt!r}; valid: {', '.join(valid)}")
     try:
         rep = report.build(_store(db), run)
     except LookupError as exc:
@@ -400,12 +426,58 @@ def report_cmd(
 
         text = report_html.render(rep)
     else:
-        text = report.markdown(rep) if fmt == "md" else report.as_json(rep)
+        text = report.markdown(rep) if fmt == "md" else export.EXPORTS[fmt](rep)
     if output:
         output.write_text(text)
         console.print(f"written to {output}")
     else:
         sys.stdout.write(text + "\n")
+
+
+@app.command("compare")
+def compare_cmd(
+    a: Annotated[str, typer.Argument(help="A, the reference: run id, baseline name or latest")],
+    b: Annotated[str, typer.Argument(help="B: run id, baseline name or latest")] = "latest",
+    fail_above: Annotated[
+        float | None,
+        typer.Option(help="exit 1 if a cell of B is significantly slower by more than PCT %"),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, md or json")] = "table",
+    db: DbOption = None,
+) -> None:
+    """Per cell operation: B / A with its 95% interval, p and a verdict (docs/method.md)."""
+    try:
+        result = compare.load(_store(db), a, b, str(db or default_db()))
+        compare_report.show(result, fmt, console)
+    except (LookupError, ValueError) as exc:
+        _fail(str(exc))
+    if fail_above is not None and compare_report.gate(result, fail_above, err):
+        raise typer.Exit(1)
+
+
+baseline_app = typer.Typer(help="Named baselines for `serbench compare`.")
+app.add_typer(baseline_app, name="baseline")
+
+
+@baseline_app.command("save")
+def baseline_save(
+    name: Annotated[str, typer.Argument(help="the baseline's name, e.g. main")],
+    run: Annotated[int | None, typer.Argument(help="run id (default: the latest)")] = None,
+    db: DbOption = None,
+) -> None:
+    """Name a stored run, to compare later runs against it: `serbench compare NAME`."""
+    try:
+        run_id = baseline.save(_store(db), str(db or default_db()), name, run)
+    except (LookupError, ValueError) as exc:
+        _fail(str(exc))
+    console.print(f"baseline {name} = run {run_id}")
+
+
+@baseline_app.command("list")
+def baseline_list() -> None:
+    """The saved baselines: name, run id, database."""
+    for name, where in baseline.saved().items():
+        console.print(f"{name}: run {where['run']} of {where['db']}")
 
 
 @app.command("reference")
