@@ -221,6 +221,10 @@ def test_sorting_by_a_column(view: Watched) -> None:
     header.click()
     assert _bytes(view.column("bytes")) == sorted(values, reverse=True)
     assert view.page.locator('th[data-col="bytes"]').get_attribute("aria-sort") == "descending"
+    view.page.locator('th[data-col="encode%"] button').click()  # best first
+    pct = [float(t.rstrip("%")) for t in view.column("encode%") if t]
+    assert pct == sorted(pct, reverse=True) and pct[0] == 100
+    assert view.page.locator('th[data-col="encode%"]').get_attribute("aria-sort") == "descending"
     view.page.locator('th[data-col="name"] button').click()
     assert view.names() == sorted(view.names())
 

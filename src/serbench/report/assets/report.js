@@ -337,12 +337,14 @@ function drawTable(rows) {
     ...COLUMNS.map((col) => {
       const sorted = state.sort.key === col.key;
       const ofWhat = col.kind === "pct" ? `${col.of}: the best in view ÷ this row` : null;
+      // a pct column sorts by its value: the smallest value is the highest percentage
+      const up = (col.kind === "pct" ? -state.sort.dir : state.sort.dir) > 0;
       return el(
         "th",
         {
           class: col.kind,
           "data-col": col.key,
-          "aria-sort": sorted ? (state.sort.dir > 0 ? "ascending" : "descending") : "none",
+          "aria-sort": sorted ? (up ? "ascending" : "descending") : "none",
           title: ofWhat,
         },
         el(
