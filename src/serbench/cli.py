@@ -447,7 +447,8 @@ def compare_cmd(
 ) -> None:
     """Per cell operation: B / A with its 95% interval, p and a verdict (docs/method.md)."""
     try:
-        result = compare.load(_store(db), a, b, str(db or default_db()))
+        store = _store(db)
+        result = compare.load(store, a, b, store.location)  # no password in baselines
         compare_report.show(result, fmt, console)
     except (LookupError, ValueError) as exc:
         _fail(str(exc))
@@ -467,7 +468,8 @@ def baseline_save(
 ) -> None:
     """Name a stored run, to compare later runs against it: `serbench compare NAME`."""
     try:
-        run_id = baseline.save(_store(db), str(db or default_db()), name, run)
+        store = _store(db)
+        run_id = baseline.save(store, store.location, name, run)
     except (LookupError, ValueError) as exc:
         _fail(str(exc))
     console.print(f"baseline {name} = run {run_id}")

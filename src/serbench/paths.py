@@ -15,8 +15,9 @@ def state_dir() -> Path:
     return Path(os.environ.get("SERBENCH_HOME", REPO_ROOT / ".serbench"))
 
 
-def default_db() -> Path:
-    return Path(os.environ.get("SERBENCH_DB", state_dir() / "results.sqlite"))
+def default_db() -> str | Path:
+    """$SERBENCH_DB (a SQLite file or a postgresql:// URL), else .serbench/results.sqlite."""
+    return os.environ.get("SERBENCH_DB") or state_dir() / "results.sqlite"
 
 
 def data_dir() -> Path:
