@@ -73,7 +73,7 @@ LINE = re.compile(r"^BenchmarkSerbench(/[a-z]+=[^\s/=]+)+\t\d+\t\d+\.\d\d ns/op$
 
 def test_benchstat_text(run: Any) -> None:
     lines = export.as_benchstat(run[1]).splitlines()
-    config = [x for x in lines if not x.startswith("Benchmark")]
+    config = [x for x in lines if not x.startswith(("Benchmark", "#"))]
     assert all(re.match(r"^[a-z][a-z-]*: \S", x) for x in config), config
     results = [x for x in lines if x.startswith("Benchmark")]
     assert all(LINE.match(x) for x in results), results[:3]

@@ -86,8 +86,9 @@ def as_benchstat(report: RunReport) -> str:
     lines = [
         "goos: linux",
         f"cpu: {env.get('cpu_model') or 'unknown'}",
-        f"serbench-run: {report.run['id']}",
         f"scale: {report.run['config'].get('scale', '')}",
+        # Not a configuration line: benchstat would put two runs in different tables.
+        f"# serbench run {report.run['id']}",
     ]
     for dataset, row, op, _ in _measured(report):
         name = "BenchmarkSerbench/" + "/".join(
