@@ -167,3 +167,11 @@ def test_sigkill_loses_nothing_and_resume_finishes(state: Path) -> None:
     expected |= {c.key(op) for c, _ in plan.not_applicable for op in ops}
     assert store.done_keys(1) == expected
     assert store.run(1)["status"] == "finished"
+
+
+def test_profile_is_independent_of_the_data_scale() -> None:
+    from serbench.timing import QUICK, STANDARD
+
+    assert orchestrate.RunConfig.for_scale("quick").profile == QUICK
+    config = orchestrate.RunConfig.for_scale("quick", profile="standard")
+    assert config.scale == "quick" and config.profile == STANDARD

@@ -32,6 +32,7 @@ from serbench.paths import default_db, state_dir
 from serbench.report import compare as compare_report
 from serbench.report import export
 from serbench.store import Store, StoreError
+from serbench.timing import PROFILES
 from serbench.userdata.schemas import SCHEMAS_VERSION
 
 app = typer.Typer(
@@ -335,6 +336,10 @@ def run_cmd(
         int | None,
         typer.Option(help="fresh processes (rounds) per cell; default: quick 1, standard 3"),
     ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(help="timing profile, quick or standard; default: the scale's own"),
+    ] = None,
     timeout: Annotated[float | None, typer.Option(help="seconds a cell may go silent")] = None,
     resume: Annotated[bool, typer.Option(help="finish the latest (or --run) run")] = False,
     run: Annotated[int | None, typer.Option("--run", help="run id for --resume")] = None,
@@ -377,7 +382,9 @@ def run_cmd(
         chosen = "quick" if quick else (scale or "standard")
         if chosen not in datasets.SCALES:
             _fail(f"unknown scale {chosen!r}; valid: {', '.join(datasets.SCALES)}")
-        config = orchestrate.RunConfig.for_scale(chosen, processes)
+        if profile not in (None, *PROFILES):
+            _fail(f"unknown profile {profile!r}; valid: {', '.join(PROFILES)}")
+        config = orchestrate.RunConfig.for_scale(chosen, processes, profile)
         config.datasets = list(dataset or [])
         config.serializers = list(serializer or [])
         config.runners = list(runner or [])

@@ -36,8 +36,11 @@ class RunConfig:
     measure: str = "time"  # or "instructions": counted under callgrind (serbench.instructions)
 
     @classmethod
-    def for_scale(cls, scale: str, processes: int | None = None) -> RunConfig:
-        timing = PROFILES[scale]
+    def for_scale(
+        cls, scale: str, processes: int | None = None, profile: str | None = None
+    ) -> RunConfig:
+        """The scale's datasets, timed by the scale's own profile unless ``profile`` is given."""
+        timing = PROFILES[profile or scale]
         if processes:
             timing = timing.with_processes(processes)
         timeout = 120.0 if scale == "quick" else 600.0
