@@ -167,6 +167,7 @@ def test_data_blob_cannot_end_its_script_element() -> None:
     text = report_html.script_json(value)
     assert not re.search("[<>&\u2028\u2029]", text)
     assert json.loads(text) == value
+    assert json.loads(report_html.script_json({"x": [float("nan"), 1.5]})) == {"x": [None, 1.5]}
 
 
 def test_hostile_strings_are_shown_as_text(view: Watched) -> None:

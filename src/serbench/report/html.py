@@ -10,6 +10,7 @@ depends on the rows in view (% of the best one) and never parses user strings as
 from __future__ import annotations
 
 import json
+import math
 import re
 from importlib.resources import files
 from typing import Any
@@ -29,14 +30,24 @@ STATUS_TEXT = {"ok": "OK", "NG": "NG", "n/a": "n/a", "error": "ERR"}
 _SCRIPT_SAFE = str.maketrans(
     {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 )
-
-
 _MARKER = re.compile(r"<!--serbench:\w+-->|/\*serbench:\w+\*/")
+
+
+def _finite(value: Any) -> Any:
+    """NaN and infinities (no JSON for them) become null: the page shows "-"."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def script_json(value: Any) -> str:
     """JSON that can sit inside <script type="application/json"> whatever its strings hold."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False).translate(_SCRIPT_SAFE)
+    text = json.dumps(_finite(value), ensure_ascii=False, allow_nan=False)
+    return text.translate(_SCRIPT_SAFE)
 
 
 def _inline_js(source: str, what: str) -> str:
