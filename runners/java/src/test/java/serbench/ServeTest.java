@@ -115,6 +115,9 @@ class ServeTest {
             "scores",
             Map.of("proto", proto("Root"), "avsc", Map.of("path", USER + "/scores.avsc"))));
     sets.put(
+        "edge",
+        user("edge", Map.of("proto", proto("Edge"), "avsc", Map.of("path", USER + "/edge.avsc"))));
+    sets.put(
         "misc",
         user(
             "misc",

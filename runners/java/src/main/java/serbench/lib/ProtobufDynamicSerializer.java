@@ -187,6 +187,13 @@ public final class ProtobufDynamicSerializer extends Serializer {
       }
       t = t.elem;
     }
+    if (t.kind == Kind.NULL) {
+      // Protocol section 7: a position only ever null is an optional bool that is never set.
+      if (v != null) {
+        throw new NotApplicableException("protobuf: " + v + " at " + path + " is not null");
+      }
+      return;
+    }
     if (f.isMapField()) {
       if (t.kind != Kind.MAP) {
         throw new NotApplicableException("protobuf: " + t + " at " + path + " is not a map");
@@ -211,6 +218,11 @@ public final class ProtobufDynamicSerializer extends Serializer {
       }
       int i = 0;
       for (Object e : (List<?>) v) {
+        if (t.elem.kind == Kind.NULL) {
+          // list<null> is a repeated bool that stays empty: a null element has no encoding.
+          throw new NotApplicableException(
+              "protobuf: null at " + path + "[" + i + "] in a list (list<null> stays empty)");
+        }
         b.addRepeatedField(f, value(t.elem, f, e, path + "[" + i++ + "]"));
       }
       return;
@@ -270,11 +282,11 @@ public final class ProtobufDynamicSerializer extends Serializer {
   }
 
   private static Object fromField(Type t, FieldDescriptor f, DynamicMessage m) {
-    if (t.kind == Kind.OPTIONAL) {
+    if (t.kind == Kind.OPTIONAL || t.kind == Kind.NULL) {
       if (!f.isRepeated() && !m.hasField(f)) {
         return null;
       }
-      t = t.elem;
+      t = t.kind == Kind.NULL ? t : t.elem;
     }
     if (f.isMapField()) {
       FieldDescriptor kf = f.getMessageType().findFieldByNumber(1);
