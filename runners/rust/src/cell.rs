@@ -79,6 +79,16 @@ pub struct Source<'a> {
     pub decode_from: Option<&'a str>,
     /// A user dataset's types file.
     pub types: Option<&'a str>,
+    /// A user dataset's `schemas` object (protocol section 7).
+    pub schemas: Option<&'a serde_json::Value>,
+}
+
+/// An error that starts with `not applicable: ` is that status; others are `as_other`.
+fn classify(e: String, as_other: fn(String) -> PrepareError) -> PrepareError {
+    match e.strip_prefix("not applicable: ") {
+        Some(r) => PrepareError::NotApplicable(r.to_string()),
+        None => as_other(e),
+    }
 }
 
 /// The outcome of a prepare that got as far as a check.
@@ -420,7 +430,9 @@ where
     C: Codec<T>,
 {
     fn prepare(&mut self, src: &Source) -> Result<Prepared, PrepareError> {
-        self.codec.source(src).map_err(PrepareError::Exception)?;
+        self.codec
+            .source(src)
+            .map_err(|e| classify(e, PrepareError::Exception))?;
         let file: DatasetFile<T> = load(src.data, src.types)?;
         self.stream = file.framing == "stream";
         self.count = if self.stream { file.count } else { 1 };
@@ -438,22 +450,15 @@ where
         let check: Vec<T> = check.to_vec();
         self.codec
             .prepare(&self.items)
-            .map_err(|e| match e.strip_prefix("not applicable: ") {
-                Some(r) => PrepareError::NotApplicable(r.to_string()),
-                None => PrepareError::Exception(e),
-            })?;
+            .map_err(|e| classify(e, PrepareError::Exception))?;
         let mut encoded = Vec::new();
         let foreign = src.decode_from.is_some();
         if let Some(path) = src.decode_from {
             encoded =
                 std::fs::read(path).map_err(|e| PrepareError::BadData(format!("{path}: {e}")))?;
         } else {
-            self.encode_all(&mut encoded).map_err(|e| {
-                match e.strip_prefix("not applicable: ") {
-                    Some(r) => PrepareError::NotApplicable(r.to_string()),
-                    None => PrepareError::Exception(format!("encode: {e}")),
-                }
-            })?;
+            self.encode_all(&mut encoded)
+                .map_err(|e| classify(e, |e| PrepareError::Exception(format!("encode: {e}"))))?;
         }
         let mut sizes = vec![("encoded", encoded.len())];
         let (check_ok, detail) = match self.check(&encoded, &check) {

@@ -44,6 +44,7 @@ pub fn registry() -> Vec<Entry> {
     v.extend(ciborium_rs::entries());
     v.extend(bson_rs::entries());
     v.extend(prost_rs::entries());
+    v.extend(prost_reflect_rs::entries());
     v.extend(bincode_rs::entries());
     v.extend(postcard_rs::entries());
     v.extend(borsh_rs::entries());

@@ -159,6 +159,7 @@ impl Server {
             Ok(p) => p,
             Err(m) => return error("bad_request", &m, cmd.get("cell").and_then(Value::as_str)),
         };
+        let schemas = cmd["dataset"].get("schemas").filter(|s| s.is_object());
         self.cells.remove(cell);
         let Some(entry) = self.entries.iter().find(|e| e.name == ser) else {
             let names: Vec<&str> = self.entries.iter().map(|e| e.name).collect();
@@ -192,6 +193,7 @@ impl Server {
             check_data: check,
             decode_from: from,
             types: if kind == "user" { types } else { None },
+            schemas: if kind == "user" { schemas } else { None },
         };
         let p = match boxed.prepare(&src) {
             Ok(p) => p,

@@ -74,6 +74,7 @@ pub fn transport() -> i32 {
         check_data: data,
         decode_from: None,
         types: None,
+        schemas: None,
     }) {
         Ok(p) if p.check_ok => {}
         Ok(p) => return fail("exception", format!("check failed: {}", p.detail)),

@@ -31,7 +31,8 @@ pub enum Ty {
     Map(Box<Ty>),
     Opt(Box<Ty>),
     Record(Vec<(String, Ty)>),
-    Enum(usize),
+    /// The symbols, in ordinal order.
+    Enum(Vec<String>),
 }
 
 /// The generic value tree. Records are maps in field order; enums are ordinals.
@@ -107,7 +108,15 @@ fn resolve(expr: &str, named: &serde_json::Map<String, J>, depth: u32) -> Res<Ty
                     }
                     Ty::Record(out)
                 } else if let Some(symbols) = def.get("enum").and_then(J::as_array) {
-                    Ty::Enum(symbols.len())
+                    Ty::Enum(
+                        symbols
+                            .iter()
+                            .map(|s| s.as_str().map(str::to_string))
+                            .collect::<Option<_>>()
+                            .ok_or_else(|| {
+                                format!("types: {expr}: enum symbols must be strings")
+                            })?,
+                    )
                 } else {
                     return Err(format!("types: {expr} is neither a record nor an enum"));
                 }
@@ -274,7 +283,15 @@ pub fn conform(ty: &Ty, v: V, path: &str) -> Res<V> {
             V::Bool(b) => V::Bool(b),
             v => v,
         },
-        Ty::I32 | Ty::I64 | Ty::Enum(_) => as_i(&v).map_or(v, V::Int),
+        Ty::I32 | Ty::I64 => as_i(&v).map_or(v, V::Int),
+        // Formats that write the symbol (FlexBuffers) read it back as a string.
+        Ty::Enum(symbols) => match v {
+            V::Str(s) => match symbols.iter().position(|x| *x == s) {
+                Some(i) => V::Int(i as i64),
+                None => V::Str(s),
+            },
+            v => as_i(&v).map_or(v, V::Int),
+        },
         Ty::Ts => as_i(&v).map_or(v, V::Ts),
         Ty::U32 | Ty::U64 => match v {
             V::UInt(u) => V::UInt(u),
@@ -540,6 +557,38 @@ impl<'de> Deserialize<'de> for V {
     }
 }
 
+/// The declared message type of a prepare command's user dataset.
+pub fn types_of(src: &crate::cell::Source) -> Res<Ty> {
+    let t = src.types.ok_or("a user dataset needs its types file")?;
+    parse_types(&std::fs::read_to_string(t).map_err(|e| format!("{t}: {e}"))?)
+}
+
+/// The dataset's schema of one kind (`proto`, `avsc`, ...); a kind serbench marked
+/// `unavailable` (or did not write) is an error starting with `not applicable: `.
+pub fn schema<'a>(src: &crate::cell::Source<'a>, kind: &str, format: &str) -> Res<&'a J> {
+    let s = src
+        .schemas
+        .and_then(|s| s.get(kind))
+        .ok_or_else(|| format!("not applicable: {format}: the dataset has no {kind} schema"))?;
+    if let Some(why) = s.get("unavailable").and_then(J::as_str) {
+        return Err(format!("not applicable: {why}"));
+    }
+    Ok(s)
+}
+
+/// A record key as a schema identifier (protocol section 7): other characters `_`, a
+/// leading digit (or nothing) prefixed with `_`.
+pub fn identifier(key: &str) -> String {
+    let mut out: String = key
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.insert(0, '_');
+    }
+    out
+}
+
 /// Loads a user dataset's canonical file through its types.
 pub fn load(path: &str, types: Option<&str>) -> Res<(String, usize, Vec<V>)> {
     let types = types.ok_or("a user dataset needs its types file")?;
@@ -613,10 +662,8 @@ impl<C> UserCodec<C> {
 
 impl<C: crate::cell::Codec<V>> crate::cell::Codec<V> for UserCodec<C> {
     fn source(&mut self, src: &crate::cell::Source) -> Res<()> {
-        if let Some(t) = src.types {
-            self.ty = Some(parse_types(
-                &std::fs::read_to_string(t).map_err(|e| format!("{t}: {e}"))?,
-            )?);
+        if src.types.is_some() {
+            self.ty = Some(types_of(src)?);
         }
         self.inner.source(src)
     }

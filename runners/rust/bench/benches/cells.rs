@@ -30,6 +30,7 @@ fn cells(c: &mut Criterion) {
                 check_data: file,
                 decode_from: None,
                 types: None,
+                schemas: None,
             })
             .unwrap_or_else(|_| panic!("prepare {cell}"));
         assert!(p.check_ok, "{}", p.detail);

@@ -32,6 +32,7 @@ pub mod ciborium_rs;
 pub mod flatbuffers_rs;
 pub mod handwritten;
 pub mod postcard_rs;
+pub mod prost_reflect_rs;
 pub mod prost_rs;
 pub mod rkyv_rs;
 pub mod rmp_serde_rs;
