@@ -6,9 +6,10 @@ test is tests/test_runner_conformance.py).
     ../../.venv/bin/python tests/drive.py [--scale quick] [--only SERIALIZER] [--user DIR]
 
 --user DIR also prepares each hand-made user dataset in DIR/*/ (tests/user-data: types.json,
-data.json, optional schema.proto compiled here to a descriptor set, expect.json naming the
-statuses expected other than ok: {"serializer": "not_applicable", "*": ...}, or with the
-start of the detail: {"serializer": {"status": ..., "detail": ...}}); --user-only
+data.json, optional schema.proto compiled here to a descriptor set, optional schema.capnp
+whose first struct is the root, expect.json naming the statuses expected other than ok:
+{"serializer": "not_applicable", "*": ...}, or with part of the detail:
+{"serializer": {"status": ..., "detail": ...}}); --user-only
 skips the built-in datasets (the ctest `user_datasets`).
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import time
@@ -89,6 +91,13 @@ def user_cell(folder: Path) -> tuple[dict, str, dict]:
         )
         message = "Root" if "message Root" in proto.read_text() else types["message"]
         schemas["proto"] = {"path": str(proto), "descriptor_set": str(pb), "message": message}
+    capnp = folder / "schema.capnp"
+    if capnp.exists():  # the root struct is the first one declared
+        struct = re.search(r"^struct (\w+)", capnp.read_text(), re.M)
+        assert struct, f"{capnp}: no struct"
+        schemas["capnp"] = {"path": str(capnp.resolve()), "struct": struct.group(1)}
+    else:
+        schemas["capnp"] = {"unavailable": f"capnproto: no schema.capnp in {folder.name}"}
     ds = {
         "name": folder.name,
         "kind": "user",
@@ -101,13 +110,13 @@ def user_cell(folder: Path) -> tuple[dict, str, dict]:
 
 def unexpected(reply: dict, want: str | dict) -> str | None:
     """Why a prepare reply differs from what expect.json says: a status, or
-    {"status": ..., "detail": <start of the check detail or error message>}."""
+    {"status": ..., "detail": <part of the check detail or error message>}."""
     if isinstance(want, str):
         want = {"status": want}
     if reply["status"] != want["status"]:
         return f"EXPECTED {want['status']}"
     detail = (reply.get("check") or {}).get("detail") or (reply.get("error") or {}).get("message")
-    if "detail" in want and not (detail or "").startswith(want["detail"]):
+    if "detail" in want and want["detail"] not in (detail or ""):
         return f"EXPECTED detail {want['detail']!r}"
     return None
 

@@ -56,6 +56,7 @@ std::optional<long long> lib_footprint(std::initializer_list<const char*> prefix
   X(reg_flexbuffers)         \
   X(reg_capnproto)           \
   X(reg_capnproto_lazy)      \
+  X(reg_capnproto_dynamic)   \
   X(reg_thrift_compact)      \
   X(reg_thrift_binary)
 

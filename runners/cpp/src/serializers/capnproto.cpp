@@ -5,11 +5,9 @@
 // Two rows:
 //   capnproto       full decode into native structs (copying)
 //   capnproto-lazy  read every field in place through the readers, building nothing
-#include <capnp/message.h>
-#include <capnp/serialize.h>
-
 #include "../harness/serializer.h"
 #include "android_users.capnp.h"
+#include "capnp_io.h"
 #include "click_maps.capnp.h"
 #include "log_records.capnp.h"
 #include "one_mb_dict.capnp.h"
@@ -188,16 +186,10 @@ struct CpOf<LogRecords> {
   using type = clr::TestClassList;
 };
 
-struct Out final : kj::OutputStream {
-  Bytes* b;
-  explicit Out(Bytes& x) : b(&x) {}
-  void write(const void* p, size_t n) override { append(*b, p, n); }
-};
-
 struct Full {
   static constexpr const char* no_user_data =
-      "the C++ runner does not drive Cap'n Proto's dynamic API (capnp::SchemaParser + "
-      "DynamicStruct); the user dataset's .capnp would have to be compiled into the runner";
+      "generated code needs the schema at build time: user datasets are timed by the "
+      "capnproto-dynamic row (capnp::SchemaParser + DynamicStruct)";
   std::vector<capnp::word> aligned;  // reused for unaligned frames
   // First segment reused across messages (Cap'n Proto's documented pattern: the builder
   // zeroes the used part again when it is destroyed); larger messages add segments.
@@ -206,24 +198,15 @@ struct Full {
   void encode(const T& v, Bytes& out) {
     capnp::MallocMessageBuilder msg(kj::arrayPtr(first.data(), first.size()));
     build(msg.initRoot<typename CpOf<T>::type>(), v);
-    Out o(out);
+    CapnpOut o(out);
     capnp::writeMessage(o, msg);
   }
   // Calls f(root reader) with the message over p[0, n).
   template <class T, class F>
   void with_root(const uint8_t* p, size_t n, F&& f) {
-    if (n % sizeof(capnp::word)) throw DecodeError("capnp: size is not a whole number of words");
-    const capnp::word* w = reinterpret_cast<const capnp::word*>(p);
-    if (reinterpret_cast<uintptr_t>(p) % alignof(capnp::word)) {
-      aligned.resize(n / sizeof(capnp::word));
-      std::memcpy(aligned.data(), p, n);
-      w = aligned.data();
-    }
-    capnp::ReaderOptions opts;
-    opts.traversalLimitInWords = ~uint64_t(0) >> 4;
+    auto words = capnp_words(p, n, aligned);
     try {
-      capnp::FlatArrayMessageReader reader(
-          kj::ArrayPtr<const capnp::word>(w, n / sizeof(capnp::word)), opts);
+      capnp::FlatArrayMessageReader reader(words, capnp_reader_options());
       f(reader.getRoot<typename CpOf<T>::type>());
     } catch (const kj::Exception& e) {
       throw DecodeError(std::string("capnp: ") + e.getDescription().cStr());
