@@ -50,9 +50,10 @@ def overhead_markdown(report: RunReport) -> list[str]:
         "|---|---|---|---|---|",
     ]
     for runner, dataset, enc, dec, msgs in rows:
-        per = " / ".join(fmt_ns(e.per_message_ns) if e else "-" for e in (enc, dec))
+        u = report.unit
+        per = " / ".join(fmt_ns(e.per_message_ns, u) if e else "-" for e in (enc, dec))
         lines.append(
-            f"| {runner} | {dataset} | {fmt_est(enc)} | {fmt_est(dec)} | "
+            f"| {runner} | {dataset} | {fmt_est(enc, unit=u)} | {fmt_est(dec, unit=u)} | "
             f"{per if msgs > 1 else '-'} |"
         )
     return [*lines, ""]
