@@ -178,8 +178,8 @@ class _CellError(RuntimeError):
 
 def _batch_size(cg: CallgrindSession, cell: str, op: str, counting: Counting) -> int:
     """The power of two k whose batch executes about ``batch_instructions``: probes of n and
-    2n operations, n growing until their difference stands above the background threads'
-    own instructions (Go's sysmon runs by the clock, not by the work)."""
+    2n operations, n growing until their difference stands well above what a runtime
+    executes besides the work (Go varies by some 0.1 million instructions per sample)."""
     target, n = counting.batch_instructions, 1
     while True:
         _sample(cg, cell, op, n)
@@ -188,7 +188,7 @@ def _batch_size(cg: CallgrindSession, cell: str, op: str, counting: Counting) ->
         net = cg.instructions() - single
         if net >= target // 8 or n >= counting.max_iterations:
             break
-        n *= min(64, max(2, target // 8 // max(net, 1)))
+        n = min(counting.max_iterations, n * min(64, max(2, target // 8 // max(net, 1))))
     k = 1 << max(0, round(math.log2(target * n / max(net, 1))))
     return min(k, counting.max_iterations)
 
