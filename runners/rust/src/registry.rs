@@ -53,6 +53,7 @@ pub fn registry() -> Vec<Entry> {
     v.extend(apache_avro_rs::entries());
     v.extend(rkyv_rs::entries());
     v.extend(flatbuffers_rs::entries());
+    v.extend(flexbuffers_rs::entries());
     v.extend(capnp_rs::entries());
     v
 }

@@ -208,3 +208,26 @@ fn user_schema_rows_round_trip() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// FlexBuffers writes S1's enum as its symbol and reads every built-in type back.
+#[test]
+fn flexbuffers_round_trips_builtin_types() {
+    use serbench_runner::serializers::flexbuffers_rs::Flex;
+    fn round<T: Clone + PartialEq + std::fmt::Debug>(v: &T) -> Vec<u8>
+    where
+        Flex: Codec<T>,
+    {
+        let mut c = Flex::default();
+        let mut out = Vec::new();
+        c.encode(0, v, &mut out).unwrap();
+        assert_eq!(&c.decode(0, &out).unwrap(), v);
+        out
+    }
+    let s1 = round(&s1());
+    assert!(s1.windows(6).any(|w| w == b"Female"));
+    round(&test1());
+    round(&test4());
+    // Garbage is an error, not a crash.
+    let mut c = Flex::default();
+    assert!(Codec::<Test4>::decode(&mut c, 0, &[0xff, 0x00, 0x13, 0x07]).is_err());
+}

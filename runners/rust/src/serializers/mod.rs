@@ -30,6 +30,7 @@ pub mod bson_rs;
 pub mod capnp_rs;
 pub mod ciborium_rs;
 pub mod flatbuffers_rs;
+pub mod flexbuffers_rs;
 pub mod handwritten;
 pub mod postcard_rs;
 pub mod prost_reflect_rs;

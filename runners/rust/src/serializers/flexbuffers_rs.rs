@@ -1,0 +1,213 @@
+//! flexbuffers (FlatBuffers' schemaless sibling) through its serde support: records as
+//! maps keyed by field name (the format sorts map keys, so the bytes do not depend on the
+//! writer's field order), enums as their symbol string, timestamps as int64 epoch ms.
+//! Decode builds the native value (built-in datasets) or the generic value tree (user
+//! datasets: float32 stays 32-bit, bytes are blobs).
+
+use std::hint::black_box;
+
+use flexbuffers::FlexbufferSerializer;
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::cell::{Codec, Source};
+use crate::registry::Entry;
+use crate::types::*;
+use crate::user::{Ty, UserCodec, V, beyond_64_bits, types_of};
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// Reads bytes another writer produced: the reader panics on some malformed input, which
+/// becomes an error rather than the end of the runner.
+fn guarded<T>(b: &[u8], read: fn(&[u8]) -> Res<T>) -> Res<T> {
+    std::panic::catch_unwind(|| read(b))
+        .unwrap_or_else(|_| Err("flexbuffers: reader panicked".into()))
+}
+
+/// How a built-in dataset's message is written and read.
+pub trait FlexLayout: Sized + 'static {
+    fn write(&self, s: &mut FlexbufferSerializer) -> Res<()>;
+    fn read(b: &[u8]) -> Res<Self>;
+}
+
+macro_rules! serde_layout {
+    ($($t:ty),*) => {$(
+        impl FlexLayout for $t {
+            #[inline]
+            fn write(&self, s: &mut FlexbufferSerializer) -> Res<()> {
+                self.serialize(s).map_err(err)
+            }
+            #[inline]
+            fn read(b: &[u8]) -> Res<Self> {
+                flexbuffers::from_slice(b).map_err(err)
+            }
+        }
+    )*};
+}
+serde_layout!(Test1, Test2, Test3, Test4, Dict, ClickMap, Logs);
+
+/// S1's enum by its symbol (the native type's serde derive writes the ordinal).
+#[derive(Serialize, Deserialize)]
+enum GenderSymbol {
+    Female,
+    Male,
+}
+
+#[derive(Serialize)]
+struct SampleOut<'a> {
+    id: i64,
+    name: &'a str,
+    age: i32,
+    gender: GenderSymbol,
+    #[serde(rename = "isMegane")]
+    is_megane: bool,
+}
+
+#[derive(Deserialize)]
+struct SampleIn {
+    id: i64,
+    name: String,
+    age: i32,
+    gender: GenderSymbol,
+    #[serde(rename = "isMegane")]
+    is_megane: bool,
+}
+
+impl FlexLayout for Users {
+    #[inline]
+    fn write(&self, s: &mut FlexbufferSerializer) -> Res<()> {
+        s.collect_seq(self.iter().map(|x| SampleOut {
+            id: x.id,
+            name: &x.name,
+            age: x.age,
+            gender: match x.gender {
+                Gender::Female => GenderSymbol::Female,
+                Gender::Male => GenderSymbol::Male,
+            },
+            is_megane: x.is_megane,
+        }))
+        .map_err(err)
+    }
+    #[inline]
+    fn read(b: &[u8]) -> Res<Self> {
+        let v: Vec<SampleIn> = flexbuffers::from_slice(b).map_err(err)?;
+        Ok(v.into_iter()
+            .map(|x| SampleData {
+                id: x.id,
+                name: x.name,
+                age: x.age,
+                gender: match x.gender {
+                    GenderSymbol::Female => Gender::Female,
+                    GenderSymbol::Male => Gender::Male,
+                },
+                is_megane: x.is_megane,
+            })
+            .collect())
+    }
+}
+
+/// One reused serializer (its buffers keep their capacity); each message is copied out.
+#[derive(Default)]
+pub struct Flex {
+    ser: FlexbufferSerializer,
+}
+
+impl<T: FlexLayout> Codec<T> for Flex {
+    #[inline]
+    fn encode(&mut self, _i: usize, v: &T, out: &mut Vec<u8>) -> Res<()> {
+        self.ser.reset();
+        v.write(&mut self.ser)?;
+        out.extend_from_slice(self.ser.view());
+        Ok(())
+    }
+    fn decode(&mut self, _i: usize, b: &[u8]) -> Res<T> {
+        guarded(b, T::read)
+    }
+    #[inline]
+    fn decode_sink(&mut self, _i: usize, b: &[u8]) -> Res<()> {
+        black_box(T::read(b)?);
+        Ok(())
+    }
+}
+
+/// A generic value written with its declared type: enums as their symbol, records as
+/// maps keyed by field name.
+struct Typed<'a>(&'a Ty, &'a V);
+
+impl Serialize for Typed<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match (self.0, self.1) {
+            (Ty::Enum(symbols), V::Int(i)) => match symbols.get(*i as usize) {
+                Some(sym) => s.serialize_str(sym),
+                None => Err(serde::ser::Error::custom(format!("no enum symbol {i}"))),
+            },
+            (Ty::Opt(t), v) => Typed(t, v).serialize(s),
+            (Ty::List(t), V::List(l)) => s.collect_seq(l.iter().map(|x| Typed(t, x))),
+            (Ty::Map(t), V::Map(m)) => s.collect_map(m.iter().map(|(k, x)| (k, Typed(t, x)))),
+            (Ty::Record(fields), V::Map(m)) => s.collect_map(
+                fields
+                    .iter()
+                    .zip(m)
+                    .map(|((k, t), (_, x))| (k, Typed(t, x))),
+            ),
+            (_, v) => v.serialize(s),
+        }
+    }
+}
+
+/// The generic value tree on user datasets (wrapped in `UserCodec`, which checks what the
+/// format carries and brings decoded trees to the declared types).
+#[derive(Default)]
+pub struct FlexUser {
+    ser: FlexbufferSerializer,
+    ty: Option<Ty>,
+}
+
+impl Codec<V> for FlexUser {
+    fn source(&mut self, src: &Source) -> Res<()> {
+        self.ty = Some(types_of(src)?);
+        Ok(())
+    }
+    #[inline]
+    fn encode(&mut self, _i: usize, v: &V, out: &mut Vec<u8>) -> Res<()> {
+        let ty = self.ty.as_ref().ok_or("flexbuffers: no types")?;
+        self.ser.reset();
+        Typed(ty, v).serialize(&mut self.ser).map_err(err)?;
+        out.extend_from_slice(self.ser.view());
+        Ok(())
+    }
+    fn decode(&mut self, _i: usize, b: &[u8]) -> Res<V> {
+        guarded(b, |b| flexbuffers::from_slice(b).map_err(err))
+    }
+    #[inline]
+    fn decode_sink(&mut self, _i: usize, b: &[u8]) -> Res<()> {
+        black_box(flexbuffers::from_slice::<V>(b).map_err(err)?);
+        Ok(())
+    }
+}
+
+/// What FlexBuffers cannot carry: integers beyond 64 bits, and map keys with NUL (keys
+/// are NUL-terminated).
+fn carry(v: &V) -> Option<String> {
+    match v {
+        V::Map(m) => m
+            .iter()
+            .find(|(k, _)| k.contains('\0'))
+            .map(|(k, _)| format!("key with NUL {k:?}")),
+        v => beyond_64_bits(v),
+    }
+}
+
+pub fn entries() -> Vec<Entry> {
+    vec![Entry {
+        name: "flexbuffers",
+        format: "flexbuffers",
+        library: "flexbuffers",
+        labels: &["binary", "schemaless", "map-layout", "copying-decode"],
+        user: Ok(|| {
+            crate::cell::cell::<V, _>(UserCodec::new("flexbuffers", FlexUser::default(), carry))
+        }),
+        make: every_dataset!(Flex::default()),
+    }]
+}
