@@ -13,7 +13,10 @@ fast-mode median (serbench's headline estimator, serbench.stats.fast_mode_median
 
 Usage (from runners/node, after `npm run build` and
 `serbench datasets --scale quick --write` and `--scale standard --write`):
-  ../../.venv/bin/python bench/compare.py [--rounds 3]
+  ../../.venv/bin/python bench/compare.py [--rounds 3] [--jit-warmup-ms MS] [--equal-samples]
+--jit-warmup-ms replaces the standard profile's JIT minimum warm-up (README, "Accuracy");
+--equal-samples has mitata take as many batches (tinybench as many calls) as serbench did,
+so that the minimum is taken over the same number of values.
 """
 
 from __future__ import annotations
@@ -40,27 +43,54 @@ TOOLS = ["mitata", "tinybench"]
 ESTIMATORS = {"min": min, "median": statistics.median, "fast-mode median": fast_mode_median}
 
 
+TIMING = dataclasses.replace(STANDARD, processes=1, peak_alloc=False)
+
+
 def serbench_raw(ser: str, ds: str, path: str, op: str) -> tuple[list[float], int]:
     spec = runners.discover()["node"]
-    timing = dataclasses.replace(STANDARD, processes=1, peak_alloc=False)
+    timing = TIMING
     t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
     return [w / t["iterations"] for w in t["wall_ns"]], t["iterations"]
 
 
-def native_raw(tool: str, ser: str, ds: str, path: str, op: str, iterations: int) -> list[float]:
+def native_raw(
+    tool: str, ser: str, ds: str, path: str, op: str, iterations: int, samples: int | None
+) -> list[float]:
+    budget = [] if samples is None else [str(samples)]
     out = subprocess.run(
-        ["node", "--expose-gc", "bench/native.mjs", tool, ser, ds, path, op, str(iterations)],
-        cwd=RUNNER_DIR, check=True, capture_output=True, text=True,
+        ["node", "--expose-gc", "bench/native.mjs", tool, ser, ds, path, op, str(iterations)]
+        + budget,
+        cwd=RUNNER_DIR,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return json.loads(out.splitlines()[-1])["per_op_ns"]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--jit-warmup-ms", type=float, default=None)
+    ap.add_argument(
+        "--equal-samples",
+        action="store_true",
+        help="mitata and tinybench measure as many batches / calls as serbench did",
+    )
     a = ap.parse_args()
+    global TIMING
+    if a.jit_warmup_ms is not None:
+        ns = int(a.jit_warmup_ms * 1e6)
+        TIMING = dataclasses.replace(
+            TIMING, jit_warmup_min_ns=ns, warmup_max_ns=max(TIMING.warmup_max_ns, 2 * ns)
+        )
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     print(f"node {node}; load average before: {os.getloadavg()} on {os.cpu_count()} CPUs")
+    print(f"serbench JIT minimum warm-up: {TIMING.jit_warmup_min_ns / 1e6:.0f} ms")
+    budget = "as many samples as serbench" if a.equal_samples else "their own default time"
+    print(f"mitata and tinybench measure {budget}")
     ratios: dict[tuple, dict[str, dict[str, list[float]]]] = {}
     for r in range(a.rounds):
         for ser, ds, scale, op in CELLS:
@@ -68,13 +98,15 @@ def main() -> None:
             raw: dict[str, list[float]] = {}
             if r % 2 == 0:
                 raw["serbench"], n = serbench_raw(ser, ds, path, op)
+                k = len(raw["serbench"]) if a.equal_samples else None
                 for tool in TOOLS:
-                    raw[tool] = native_raw(tool, ser, ds, path, op, n)
+                    raw[tool] = native_raw(tool, ser, ds, path, op, n, k)
             else:
                 # the natives need serbench's batch size: a short calibration run first
-                _, n = serbench_raw(ser, ds, path, op)
+                calibration, n = serbench_raw(ser, ds, path, op)
+                k = len(calibration) if a.equal_samples else None
                 for tool in TOOLS:
-                    raw[tool] = native_raw(tool, ser, ds, path, op, n)
+                    raw[tool] = native_raw(tool, ser, ds, path, op, n, k)
                 raw["serbench"], _ = serbench_raw(ser, ds, path, op)
             key = (ser, ds, scale, op)
             cell = ratios.setdefault(key, {t: {e: [] for e in ESTIMATORS} for t in TOOLS})
@@ -86,9 +118,14 @@ def main() -> None:
                     f"{tool}: " + ", ".join(f"{e} {cell[tool][e][-1]:.3f}" for e in ESTIMATORS)
                 )
             sb = {e: round(f(raw["serbench"])) for e, f in ESTIMATORS.items()}
-            print(f"round {r + 1} {ser} {op} {ds} {scale} (n={n}; serbench ns {sb}): " + "; ".join(line), flush=True)
+            print(
+                f"round {r + 1} {ser} {op} {ds} {scale} (n={n}; serbench ns {sb}): "
+                + "; ".join(line),
+                flush=True,
+            )
     print()
-    print("| cell | vs | min ratio per round | median ratio per round | fast-mode median ratio per round | median of rounds (min / median / fast-mode) |")
+    per_round = " | ".join(f"{e} ratio per round" for e in ESTIMATORS)
+    print(f"| cell | vs | {per_round} | median of rounds ({' / '.join(ESTIMATORS)}) |")
     print("|---|---|---|---|---|---|")
     for (ser, ds, scale, op), cell in ratios.items():
         for tool in TOOLS:

@@ -1,9 +1,11 @@
 // One cell timed by a native JavaScript harness, in a fresh process, on the same prepared
 // operation the runner times (prepareCell: the same codec, the same per-cell code).
-// Usage: node --expose-gc bench/native.mjs TOOL SERIALIZER DATASET DATA_FILE OPERATION ITERATIONS
+// Usage: node --expose-gc bench/native.mjs TOOL SERIALIZER DATASET DATA_FILE OPERATION ITERATIONS [SAMPLES]
 //   TOOL = mitata:    mitata's measure() with batches of ITERATIONS calls (clock read at
 //                     batch boundaries, as serbench does); raw value = batch time / ITERATIONS
 //   TOOL = tinybench: tinybench's Bench, one clock pair per call; raw value = call time
+// SAMPLES (optional): the tool measures as much as serbench did (mitata: SAMPLES batches;
+// tinybench: SAMPLES x ITERATIONS calls) instead of its own default time.
 // Prints {"per_op_ns": [...]} on stdout.
 import { measure } from "mitata";
 import { Bench } from "tinybench";
@@ -11,7 +13,9 @@ import { prepareCell } from "../build/src/cell.js";
 import { resolveDataset } from "../build/src/serve.js";
 import { REGISTRY } from "../build/src/serializers/index.js";
 
-const [tool, ser, name, data, operation, iterations] = process.argv.slice(2);
+const [tool, ser, name, data, operation, iterations, samples] = process.argv.slice(2);
+const equal = samples === undefined ? null : Number(samples);
+const WARMUP_MS = 250;
 const ref = { name, kind: "builtin", data };
 const ds = resolveDataset(ref);
 const { reply, ops } = prepareCell(
@@ -29,15 +33,26 @@ const sink = { v: undefined };
 let perOp;
 if (tool === "mitata") {
   // batch_unroll 1: exactly ITERATIONS calls per batch; about as long as serbench's run.
-  const stats = await measure(() => (sink.v = op()), {
-    batch_samples: Number(iterations),
-    batch_unroll: 1,
-    min_samples: 40,
-    min_cpu_time: 400e6,
-  });
+  const run = (budget) =>
+    measure(() => (sink.v = op()), {
+      batch_samples: Number(iterations),
+      batch_unroll: 1,
+      ...budget,
+    });
+  // Few samples measure cold code unless warmed first, for as long as serbench's
+  // standard JIT minimum (250 ms).
+  if (equal) await run({ min_samples: 1, min_cpu_time: WARMUP_MS * 1e6 });
+  const stats = await run(
+    equal
+      ? { min_samples: equal, max_samples: equal, min_cpu_time: 0 }
+      : { min_samples: 40, min_cpu_time: 400e6 },
+  );
   perOp = stats.samples;
 } else if (tool === "tinybench") {
-  const bench = new Bench({ time: 400, warmupTime: 200, retainSamples: true });
+  const budget = equal
+    ? { time: 0, iterations: equal * Number(iterations), warmupTime: WARMUP_MS }
+    : { time: 400, warmupTime: 200 };
+  const bench = new Bench({ ...budget, retainSamples: true });
   bench.add(`${ser} ${operation} ${name}`, () => {
     sink.v = op();
   });
