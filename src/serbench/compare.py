@@ -29,7 +29,7 @@ from serbench.stats import Estimate
 from serbench.store import Store
 
 Z95 = NormalDist().inv_cdf(0.975)
-RUN_FLOOR = 0.01  # relative SD of a headline between runs that one run cannot see
+RUN_FLOOR = 0.005  # relative SD of a headline between runs that one run cannot see
 MIN_CELLS_FOR_INFLATION = 8  # fewer matched cells: the factor is not estimated (1)
 MEDIAN_CHI2_1 = 0.454936  # median of a chi-square with one degree of freedom
 

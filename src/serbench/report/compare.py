@@ -50,7 +50,7 @@ def summary(c: Comparison) -> str:
     return (
         f"A = {c.a_label}, B = {c.b_label}: {len(c.cells)} cell operations: {counts}. "
         f"Intervals widened x{c.inflation:.2f} (runs' disagreement), run floor "
-        f"±{100 * c.floor:.0f}%; method in docs/method.md"
+        f"±{100 * c.floor:.1f}%; method in docs/method.md"
     )
 
 
