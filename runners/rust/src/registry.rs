@@ -23,6 +23,10 @@ pub const NOT_SELF_DESCRIBING: &str = "not self-describing: it decodes only into
 pub const BORROWED_ROW: &str = "borrowed rows decode into the built-in datasets' borrowed types; on \
      user datasets use the owned row (the generic value tree owns its strings)";
 pub const NO_USER_SCHEMA: &str = "serbench does not generate this schema kind for user datasets";
+pub const CAPNP_NO_RUNTIME_SCHEMA: &str = "capnproto: the Rust capnp crate cannot load a schema at \
+     run time (its reflection API needs schemas compiled into the program, capnproto-rust issue \
+     #543), so it cannot read the user dataset's .capnp; use cpp/capnproto-dynamic (capnp \
+     SchemaParser + DynamicStruct)";
 
 impl Entry {
     pub fn version(&self) -> &'static str {

@@ -403,7 +403,7 @@ pub fn entries() -> Vec<Entry> {
             format: "capnproto",
             library: "capnp",
             labels: &["binary", "schema-required", "generated", "copying-decode"],
-            user: Err(crate::registry::NO_USER_SCHEMA),
+            user: Err(crate::registry::CAPNP_NO_RUNTIME_SCHEMA),
             make: every_dataset!(CapnpCodec::new(false)),
         },
         Entry {
@@ -418,7 +418,7 @@ pub fn entries() -> Vec<Entry> {
                 "lazy-access",
                 "validated",
             ],
-            user: Err(crate::registry::NO_USER_SCHEMA),
+            user: Err(crate::registry::CAPNP_NO_RUNTIME_SCHEMA),
             make: every_dataset!(CapnpCodec::new(true)),
         },
     ]
