@@ -33,3 +33,15 @@ def test_layouts_must_match() -> None:
     b = crosscheck.Library("python", "msgpack", "msgpack", positional=False)
     c = crosscheck.Library("python", "msgpack-positional", "msgpack", positional=True)
     assert not b.reads(a) and c.reads(a) and not c.reads(c)
+
+
+def test_a_schema_formats_layout_is_its_schemas() -> None:
+    def describe(runner: str, labels: list[str]) -> dict:
+        ok = {"android-users": {"applicable": True}}
+        s = {"name": "avro", "format": "avro", "labels": labels, "datasets": ok}
+        return {"runner": runner, "serializers": [s], "capabilities": []}
+
+    go = describe("go", ["binary", "schema-required", "positional"])
+    java = describe("java", ["binary", "schema-required"])
+    libs = crosscheck.libraries({"go": go, "java": java}, "android-users")
+    assert len(libs) == 2 and libs[0].reads(libs[1]) and libs[1].reads(libs[0])

@@ -61,7 +61,11 @@ def libraries(describes: dict[str, dict[str, Any]], dataset: str) -> list[Librar
             applicable = orchestrate.applicability(d, s, dataset).get("applicable")
             if "baseline" in s["labels"] or not applicable:
                 continue
-            out.append(Library(runner, s["name"], s["format"], "positional" in s["labels"]))
+            # Only a schemaless format offers both layouts; a schema format's layout is
+            # its schema's, whether or not a runner labels it positional (Avro).
+            labels = s["labels"]
+            positional = "positional" in labels and "schema-required" not in labels
+            out.append(Library(runner, s["name"], s["format"], positional))
     return out
 
 
