@@ -1,10 +1,12 @@
 // ctest: byte-exact sizes the scenarios publish (S1, S2) and a round trip of every
 // serializer on every dataset it declares applicable, on data built here from the specs.
+#include <cstring>
 #include <iostream>
 
 #include "harness/dataset.h"
 #include "harness/lenient.h"
 #include "harness/serializer.h"
+#include "harness/user.h"
 
 using namespace sb;
 
@@ -125,6 +127,16 @@ int main() {
   expect(parse_iso8601_ms("1999-12-12T01:00:00.250+01:00") == 944956800250LL,
          "ISO-8601 fraction, +01:00");
   expect(parse_iso8601_ms("1969-12-31T23:59:59Z") == -1000, "ISO-8601 before the epoch");
+
+  // user datasets: objects keep the file's key order (Cap'n Proto map entries are written in
+  // it), integers beyond 64 bits keep their digits
+  const char* doc = R"({"b": 1, "": 2, "a": 123456789012345678901234567890})";
+  Value v = parse_json_exact(doc, std::strlen(doc));
+  expect(v.o.size() == 3 && v.o[0].first == "b" && v.o[1].first == "" && v.o[2].first == "a",
+         "user JSON keeps key order");
+  expect(v.o.size() == 3 && v.o[2].second.k == Value::K::BigInt &&
+             v.o[2].second.s == "123456789012345678901234567890",
+         "user JSON keeps big integers exact");
 
   roundtrip_all(DatasetId::AndroidUsers, s1());
   roundtrip_all(DatasetId::Test1, Test1{1, 2});

@@ -76,14 +76,16 @@ struct TypeParser {
 }
 
 // The SAX DOM builder of nlohmann/json, except that an integer too large for 64 bits
-// (which nlohmann would turn into a double) is kept as its digits (a tagged binary).
+// (which nlohmann would turn into a double) is kept as its digits (a tagged binary). Its
+// objects keep the file's key order (protocol section 7: map keys in file order).
 constexpr uint8_t kBigIntTag = 0xB1;
-struct ExactSax : nlohmann::detail::json_sax_dom_parser<json> {
-  using Base = nlohmann::detail::json_sax_dom_parser<json>;
+using ordered = nlohmann::ordered_json;
+struct ExactSax : nlohmann::detail::json_sax_dom_parser<ordered> {
+  using Base = nlohmann::detail::json_sax_dom_parser<ordered>;
   using Base::Base;
   bool number_float(double v, const std::string& s) {
     if (s.find_first_of(".eE") == std::string::npos) {
-      json::binary_t b(std::vector<uint8_t>(s.begin(), s.end()), kBigIntTag);
+      ordered::binary_t b(std::vector<uint8_t>(s.begin(), s.end()), kBigIntTag);
       return Base::binary(b);
     }
     return Base::number_float(v, s);
@@ -215,26 +217,28 @@ std::optional<std::string> first_difference(const Value& got, const Value& want,
   return path + ": " + show(got) + " != " + show(want);
 }
 
-Value from_json(const json& j) {
+// Either kind of nlohmann value (sorted or file-ordered objects) -> generic tree.
+template <class J>
+Value tree_of(const J& j) {
   Value v;
   switch (j.type()) {
     case json::value_t::null:
     case json::value_t::discarded:
       break;
     case json::value_t::boolean:
-      v.k = Value::K::Bool, v.b = j.get<bool>();
+      v.k = Value::K::Bool, v.b = j.template get<bool>();
       break;
     case json::value_t::number_integer:
-      v = Value::integer(j.get<int64_t>());
+      v = Value::integer(j.template get<int64_t>());
       break;
     case json::value_t::number_unsigned:
-      v = Value::integer(j.get<uint64_t>());
+      v = Value::integer(j.template get<uint64_t>());
       break;
     case json::value_t::number_float:
-      v.k = Value::K::Float, v.f = j.get<double>();
+      v.k = Value::K::Float, v.f = j.template get<double>();
       break;
     case json::value_t::string:
-      v.k = Value::K::String, v.s = j.get_ref<const std::string&>();
+      v.k = Value::K::String, v.s = j.template get_ref<const std::string&>();
       break;
     case json::value_t::binary: {
       const auto& b = j.get_binary();
@@ -245,22 +249,24 @@ Value from_json(const json& j) {
     case json::value_t::array:
       v.k = Value::K::Array;
       v.a.reserve(j.size());
-      for (const auto& x : j) v.a.push_back(from_json(x));
+      for (const auto& x : j) v.a.push_back(tree_of(x));
       break;
     case json::value_t::object:
       v.k = Value::K::Object;
       v.o.reserve(j.size());
-      for (auto it = j.begin(); it != j.end(); ++it) v.o.emplace_back(it.key(), from_json(*it));
+      for (auto it = j.begin(); it != j.end(); ++it) v.o.emplace_back(it.key(), tree_of(*it));
       break;
   }
   return v;
 }
 
+Value from_json(const json& j) { return tree_of(j); }
+
 Value parse_json_exact(const char* p, size_t n) {
-  json j;
+  ordered j;
   ExactSax sax(j, true);
-  json::sax_parse(p, p + n, &sax);
-  return from_json(j);
+  ordered::sax_parse(p, p + n, &sax);
+  return tree_of(j);
 }
 
 void apply_types(Value& v, const Type& t, const std::string& path) {
