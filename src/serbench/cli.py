@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from serbench import (
     baseline,
@@ -30,7 +29,7 @@ from serbench import (
 from serbench.operations import COMPRESSED
 from serbench.paths import default_db, state_dir
 from serbench.report import compare as compare_report
-from serbench.report import export
+from serbench.report import export, listings
 from serbench.store import Store, StoreError
 from serbench.timing import PROFILES
 from serbench.userdata.schemas import SCHEMAS_VERSION
@@ -66,23 +65,6 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _user_rows(table: Table, write: bool) -> None:
-    """Registered user datasets, marked `user` (one size at every scale)."""
-    for name in userdata.names():
-        meta = userdata.get(name).meta
-        table.add_row(
-            f"{name} [magenta]user[/magenta]",
-            "user",
-            meta["framing"],
-            f"{meta['count']:,}",
-            "",
-            "",
-            f"{meta['bytes']:,}",
-            meta["sha256"][:16],
-            *([str(userdata.get(name).descriptor()["data"])] if write else []),
-        )
-
-
 def _register(
     name: str, file: Path, as_: str | None, types: Path | None, sample: int | None
 ) -> userdata.Entry:
@@ -91,18 +73,7 @@ def _register(
             entry = userdata.add(name, file, as_=as_, types_file=types, sample=sample)
         except (userdata.UserDataError, ValueError, OSError) as exc:
             _fail(str(exc))
-    meta = entry.meta
-    err.print(
-        f"[green]registered[/green] user dataset [bold]{name}[/bold]: {meta['framing']}, "
-        f"{meta['count']:,} message(s), {meta['bytes']:,} canonical bytes, "
-        f"sha256 {meta['sha256'][:16]} ({meta['seconds']:.1f} s)"
-    )
-    err.print(f"  types: {entry.folder / meta['types']}")
-    for kind, s in meta["schemas"].items():
-        shown = entry.folder / s["path"] if "path" in s else f"unavailable: {s['unavailable']}"
-        err.print(f"  {kind}: {shown}")
-    for note in meta.get("notes", []):
-        err.print(f"  note: {note}")
+    listings.print_registration(entry, err)
     return entry
 
 
@@ -124,35 +95,7 @@ def datasets_cmd(
         return
     if scale not in datasets.SCALES:
         _fail(f"unknown scale {scale!r}; valid: {', '.join(datasets.SCALES)}")
-    table = Table(
-        "dataset",
-        "scenario",
-        "framing",
-        "messages",
-        "records",
-        "distinct",
-        "canonical bytes",
-        "sha256",
-        *(["file"] if write else []),
-        title=f"datasets ({scale})",
-    )
-    for spec in datasets.DATASETS.values():
-        ds = spec.build(scale)  # type: ignore[arg-type]
-        blob = ds.canonical_bytes()
-        extra = [str(ds.path())] if write else []
-        table.add_row(
-            spec.name,
-            spec.scenario,
-            spec.framing,
-            f"{ds.count:,}",
-            f"{ds.records:,}",
-            str(len(ds.items)),
-            f"{len(blob):,}",
-            ds.sha256()[:16],
-            *extra,
-        )
-    _user_rows(table, write)
-    console.print(table)
+    listings.print_datasets(scale, write, console)
 
 
 AsOption = Annotated[
@@ -220,24 +163,7 @@ def runners_cmd(
         except runners.RunnerUnavailable as exc:
             console.print(f"[bold]{name}[/bold] [red]unavailable[/red]: {exc}")
             continue
-        rt = d.get("runtime", {})
-        console.print(
-            f"[bold]{name}[/bold] ({spec.language}) {rt.get('name', '')} "
-            f"{rt.get('version', '')}: {len(d['serializers'])} serializers"
-        )
-        if verbose:
-            table = Table("serializer", "format", "library", "version", "labels", "n/a datasets")
-            for s in d["serializers"]:
-                na = [k for k, v in s.get("datasets", {}).items() if not v.get("applicable")]
-                table.add_row(
-                    s["name"],
-                    s.get("format", ""),
-                    s.get("library", ""),
-                    s.get("version", ""),
-                    " ".join(s.get("labels", [])),
-                    " ".join(na),
-                )
-            console.print(table)
+        listings.print_runner(name, spec.language, d, verbose, console)
 
 
 app.command("list", help="Alias of `runners`.")(runners_cmd)
@@ -510,90 +436,9 @@ def reference_cmd(
         config = orchestrate.RunConfig.for_scale("full" if full else "quick")
         config.datasets = list(pub.datasets)
         run_id = _run(config, store, None)
-    rep = report.build(store, run_id)
-    scale = rep.run["config"].get("scale", "full")
-    table = Table(*pub.columns, title=f"{key} published: {pub.title}", title_justify="left")
-    for row in pub.rows:
-        table.add_row(*row)
-    console.print(table)
-    mtable = Table(
-        "dataset",
-        "stands in for",
-        "serializer",
-        "library",
-        "encode",
-        "decode",
-        "enc (seed)",
-        "dec (seed)",
-        "bytes",
-        "footprint",
-        "check",
-        title=f"{key} measured here (run {run_id}, {scale}; {pub.method})",
-        title_justify="left",
-    )
-    for ds, label, row in reference.measured_rows(key, rep):
-        units = reference.measured_units(ds, scale)
-        cells = reference.scaled(key, ds, row, units)
-        mtable.add_row(
-            ds,
-            label,
-            row.name,
-            f"{row.library} {row.version}",
-            cells["encode"],
-            cells["decode"],
-            cells["encode_seed"],
-            cells["decode_seed"],
-            cells["bytes"],
-            report.fmt_kib(row.footprint_bytes),
-            "OK" if row.status == "ok" else f"[red]{row.status}: {row.detail[:80]}[/red]",
-        )
-    console.print(mtable)
-    for label, why in reference.SEED_ONLY_ROWS.items() if key == "S5" else ():
-        console.print(f"[dim]{label}: not measured here: {why}[/dim]")
-    ctable = Table(
-        "claim",
-        "runner",
-        "measured [95% CI]",
-        "published",
-        "holds at",
-        "verdict",
-        "ratio of",
-        title=f"{key} claims (ratios within this run)",
-        title_justify="left",
-    )
-    for v in reference.check_claims(key, rep):
-        colour = {"holds": "green", "direction only": "yellow", "undecided": "blue"}.get(
-            v.verdict, "red"
-        )
-        measured = "-"
-        if v.measured is not None:
-            measured = f"{v.measured:.2f}x [{v.low:.2f}, {v.high:.2f}]"
-        ctable.add_row(
-            v.claim,
-            v.runner,
-            measured,
-            f"{v.published:.2f}x",
-            f"{v.needs:.2f}x",
-            f"[{colour}]{v.verdict}[/{colour}]" + (f"\n[dim]{v.why}[/dim]" if v.why else ""),
-            v.evidence,
-        )
-    console.print(ctable)
+    report.print_reference(key, report.build(store, run_id), console)
     if key == "S3":
-        _print_transfers(store)
-
-
-def _print_transfers(store: Store) -> None:
-    rows = store.transfers("one-mb-dict")
-    if not rows:
-        console.print("no socket transfers stored yet: `serbench transport` measures them")
-        return
-    table = _transfer_table("S3 over a real loopback socket (latest `serbench transport`)")
-    for r in rows:
-        if r["status"] == "ok":
-            table.add_row(*_transfer_cells(r["sender"], r["receiver"], json.loads(r["result"])))
-        else:
-            table.add_row(r["sender"], r["receiver"], *["-"] * 6, r["error"] or "error")
-    console.print(table)
+        listings.print_stored_transfers(store.transfers("one-mb-dict"), console)
 
 
 def _run_with(store: Store, wanted: list[str]) -> int | None:
@@ -665,45 +510,18 @@ def transport_cmd(
         {"kind": "transport", "dataset": dataset, "scale": scale, "repetitions": repetitions},
         environment.collect(),
     )
-    table = _transfer_table(f"{dataset} over loopback TCP, {repetitions} frames")
+    table = listings.transfer_table(f"{dataset} over loopback TCP, {repetitions} frames")
     for sender, receiver in pairs:
         try:
             result = transport.transfer(sender, receiver, specs, dataset, scale, repetitions)
         except transport.TransportError as exc:
             store.save_transfer(run_id, str(sender), str(receiver), dataset, None, str(exc))
-            style = "dim" if isinstance(exc, transport.NotApplicable) else "red"
-            check = "n/a" if style == "dim" else "NG"
-            table.add_row(str(sender), str(receiver), *["-"] * 6, f"{check}: {exc}", style=style)
+            listings.add_failed_transfer(table, sender, receiver, exc)
             continue
         store.save_transfer(run_id, str(sender), str(receiver), dataset, result)
-        table.add_row(*_transfer_cells(sender, receiver, result))
+        listings.add_transfer(table, sender, receiver, result)
     store.finish_run(run_id)
     console.print(table)
-
-
-def _transfer_table(title: str) -> Table:
-    columns = ("sender", "receiver", "bytes", "encode", "send", "receive", "decode", "total")
-    return Table(*columns, "check", title=f"{title}: mean (min)", title_justify="left")
-
-
-def _transfer_cells(sender: object, receiver: object, result: dict) -> list[str]:
-    s = transport.summary(result)
-    ok = result["receive"]["check"]["ok"]
-
-    def t(phase: str) -> str:
-        return f"{report.fmt_ns(s[phase + '_mean'])} ({report.fmt_ns(s[phase + '_min'])})"
-
-    return [
-        str(sender),
-        str(receiver),
-        f"{result['send']['bytes']:,}",
-        t("encode"),
-        t("send"),
-        t("receive"),
-        t("decode"),
-        t("total"),
-        "OK" if ok else f"NG: {result['receive']['check']['detail']}",
-    ]
 
 
 @app.command("crosscheck")
@@ -727,24 +545,7 @@ def crosscheck_cmd(
             err.print(f"[yellow]runner {name} unavailable:[/yellow] {exc}")
     with tempfile.TemporaryDirectory() as tmp, console.status("writing and reading back"):
         outcomes = crosscheck.run(specs, describes, wanted, scale, Path(tmp))
-    table = Table(
-        "dataset",
-        "written by",
-        "read by",
-        "check",
-        "detail",
-        title="cross-language read-back",
-        title_justify="left",
-    )
-    for o in outcomes:
-        style = {"NG": "red", "n/a": "dim"}.get(o.check)
-        table.add_row(o.dataset, o.writer, o.reader, o.check, o.detail[:100], style=style)
-    console.print(table)
-    counts = {c: sum(o.check == c for o in outcomes) for c in ("OK", "NG", "n/a")}
-    console.print(
-        f"{len(outcomes)} pairs: {counts['OK']} read back intact, {counts['NG']} not, "
-        f"{counts['n/a']} not applicable (the reader cannot carry the dataset)"
-    )
+    listings.print_crosscheck(outcomes, console)
 
 
 @app.command("noise")
@@ -761,18 +562,7 @@ def noise_cmd(
 @app.command("runs")
 def runs_cmd(db: DbOption = None) -> None:
     """The runs in the database."""
-    table = Table("id", "started", "finished", "status", "scale", "commit")
-    for r in _store(db).runs():
-        cfg, env = json.loads(r["config"]), json.loads(r["environment"])
-        table.add_row(
-            str(r["id"]),
-            r["started_at"],
-            r["finished_at"] or "",
-            r["status"],
-            cfg.get("scale", ""),
-            (env.get("git_commit") or "")[:10],
-        )
-    console.print(table)
+    listings.print_runs(_store(db).runs(), console)
 
 
 def main() -> None:  # pragma: no cover
