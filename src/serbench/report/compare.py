@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -54,13 +55,19 @@ def summary(c: Comparison) -> str:
     )
 
 
+NARROW = 110  # below this terminal width the A and B columns are left out
+
+
 def print_comparison(c: Comparison, console: Console) -> None:
+    keep = [i for i, col in enumerate(COLUMNS) if console.width >= NARROW or col not in ("A", "B")]
     for dataset in c.datasets():
-        table = Table(*COLUMNS, title=_title(dataset), title_justify="left")
+        table = Table(title=_title(dataset), title_justify="left", box=box.SIMPLE_HEAD)
+        for i in keep:
+            table.add_column(COLUMNS[i], overflow="fold", no_wrap=COLUMNS[i] != "verdict")
         for x in c.cells:
             if x.dataset == dataset:
-                colour = COLOURS.get(x.verdict)
-                table.add_row(*_cells(x), style=colour)
+                cells = _cells(x)
+                table.add_row(*(cells[i] for i in keep), style=COLOURS.get(x.verdict))
         console.print(table)
     console.print(summary(c))
 
