@@ -5,6 +5,7 @@ import java.util.List;
 import serbench.harness.Serializer;
 import serbench.lib.AvroSerializer;
 import serbench.lib.FlatBuffersSerializer;
+import serbench.lib.FlexBuffersSerializer;
 import serbench.lib.ForySerializer;
 import serbench.lib.HandwrittenSerializer;
 import serbench.lib.JacksonSerializer;
@@ -39,7 +40,8 @@ public final class Registry {
           JacksonSerializer.bson(),
           new AvroSerializer(),
           new ThriftSerializer(),
-          new FlatBuffersSerializer());
+          new FlatBuffersSerializer(),
+          new FlexBuffersSerializer());
 
   public static Serializer byName(String name) {
     for (Serializer s : ALL) {

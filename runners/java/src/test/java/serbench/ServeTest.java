@@ -136,7 +136,8 @@ class ServeTest {
             "jackson-msgpack/misc",
             "bson/misc",
             "avro/misc",
-            "protobuf-dynamic/misc");
+            "protobuf-dynamic/misc",
+            "flexbuffers/misc");
     for (Map.Entry<String, JsonNode> e : got.entrySet()) {
       String key = e.getKey();
       JsonNode r = e.getValue();
@@ -150,6 +151,31 @@ class ServeTest {
         "msgpack: -170141183460469231731687303715884105728 at $[1]['huge'] is outside MessagePack's"
             + " integers (int64 / uint64)",
         got.get("jackson-msgpack/misc").get("error").get("message").asText());
+    assertEquals(
+        "flexbuffers: 5 (bigint: FlexBuffers integers are 64-bit) at $[0].huge",
+        got.get("flexbuffers/misc").get("error").get("message").asText());
+  }
+
+  @Test
+  void flexBuffersRefusesAKeyWithNul() throws Exception {
+    Path dir = Files.createTempDirectory("serbench");
+    Files.writeString(
+        dir.resolve("nul.types.json"), "{\"message\": \"map<string,int32>\", \"types\": {}}");
+    Files.writeString(
+        dir.resolve("nul.json"),
+        "{\"format\":\"serbench-dataset\",\"version\":1,\"name\":\"nul\",\"scenario\":\"user\","
+            + "\"scale\":\"user\",\"framing\":\"single\",\"count\":1,"
+            + "\"items\":[{\"a\":1,\"b\\u0000c\":2}]}");
+    Map<String, Object> ds = new LinkedHashMap<>();
+    ds.put("name", "nul");
+    ds.put("kind", "user");
+    ds.put("data", dir.resolve("nul.json").toString());
+    ds.put("types", dir.resolve("nul.types.json").toString());
+    ds.put("schemas", Map.of());
+    JsonNode r = serve(List.of(prepare("n", "flexbuffers", ds))).get(0);
+    assertEquals("not_applicable", r.get("status").asText(), r.toString());
+    assertEquals(
+        "flexbuffers: key with NUL at $[0]['b\u0000c']", r.get("error").get("message").asText());
   }
 
   @Test
