@@ -144,3 +144,20 @@ def test_cli_gate_baselines_and_formats(store: Store, state: Path) -> None:
     assert baseline.resolve("main", str(db)) == a
     with pytest.raises(ValueError):
         baseline.save(store, str(db), "12")
+
+
+def test_the_table_fits_the_terminal(store: Store) -> None:
+    from rich.console import Console
+
+    from serbench.report import compare as rendering
+
+    times = {s: 1000.0 for s in CELLS[:3]}
+    a, b = synthetic_run(store, 1, times), synthetic_run(store, 2, times)
+    c = compare.compare(report.build(store, a), report.build(store, b))
+    for width in (80, 140):
+        console = Console(width=width, record=True)
+        rendering.print_comparison(c, console)
+        lines = console.export_text().splitlines()
+        assert max(len(line) for line in lines) <= width
+        header = next(line for line in lines if "B/A" in line)
+        assert (" A " in header) == (width >= rendering.NARROW)
