@@ -64,6 +64,7 @@ class Comparison:
     cells: list[CellComparison] = field(default_factory=list)
     inflation: float = 1.0  # the factor every tested interval was widened by
     floor: float = RUN_FLOOR
+    unit: str = "ns"  # or "instructions": both runs measured the same
 
     def counts(self) -> dict[str, int]:
         c = Counter(x.verdict for x in self.cells)
@@ -142,7 +143,12 @@ def _decide(x: CellComparison, inflation: float) -> None:
 
 def compare(a: RunReport, b: RunReport, a_label: str = "A", b_label: str = "B") -> Comparison:
     """Every cell operation of either run, matched by dataset, runner/serializer, operation."""
-    result = Comparison(a_label, b_label)
+    if a.unit != b.unit:
+        raise ValueError(
+            f"run {a.run['id']} measured {a.unit}, run {b.run['id']} {b.unit}: "
+            "compare runs of one measure"
+        )
+    result = Comparison(a_label, b_label, unit=a.unit)
     for dataset in dict.fromkeys([*a.tables, *b.tables]):
         rows_a = {r.name: r for r in a.tables.get(dataset, [])}
         rows_b = {r.name: r for r in b.tables.get(dataset, [])}

@@ -16,11 +16,11 @@ from serbench.stats import Estimate
 COLOURS = {"slower": "red", "faster": "green", "no verdict": "yellow", "added": "cyan"}
 
 
-def _time(e: Estimate | None) -> str:
+def _time(e: Estimate | None, unit: str) -> str:
     if e is None:
         return "-"
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0
-    return f"{fmt_ns(e.headline_ns)} ±{pct:.0f}%"
+    return f"{fmt_ns(e.headline_ns, unit)} ±{pct:.0f}%"
 
 
 def _ratio(x: CellComparison) -> str:
@@ -42,8 +42,9 @@ def _p(x: CellComparison) -> str:
 COLUMNS = ("cell", "op", "A", "B", "B/A [95% CI]", "p", "verdict")
 
 
-def _cells(x: CellComparison) -> list[str]:
-    return [x.cell, x.operation, _time(x.a), _time(x.b), _ratio(x), _p(x), _verdict(x)]
+def _cells(x: CellComparison, unit: str) -> list[str]:
+    a, b = _time(x.a, unit), _time(x.b, unit)
+    return [x.cell, x.operation, a, b, _ratio(x), _p(x), _verdict(x)]
 
 
 def summary(c: Comparison) -> str:
@@ -66,7 +67,7 @@ def print_comparison(c: Comparison, console: Console) -> None:
             table.add_column(COLUMNS[i], overflow="fold", no_wrap=COLUMNS[i] != "verdict")
         for x in c.cells:
             if x.dataset == dataset:
-                cells = _cells(x)
+                cells = _cells(x, c.unit)
                 table.add_row(*(cells[i] for i in keep), style=COLOURS.get(x.verdict))
         console.print(table)
     console.print(summary(c))
@@ -79,7 +80,7 @@ def markdown(c: Comparison) -> str:
         lines.append("|" + "---|" * len(COLUMNS))
         for x in c.cells:
             if x.dataset == dataset:
-                cells = [s.replace("|", "\\|") for s in _cells(x)]
+                cells = [s.replace("|", "\\|") for s in _cells(x, c.unit)]
                 lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)

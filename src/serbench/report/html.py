@@ -23,6 +23,8 @@ from serbench.stats import Estimate
 
 ASSETS = files("serbench.report") / "assets"
 TIME_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
+# a --measure instructions run: counts per operation, not times
+COUNT_UNITS = (("G instr", 1e9), ("M instr", 1e6), ("k instr", 1e3), ("instr", 1.0))
 STATUS_TEXT = {"ok": "OK", "NG": "NG", "n/a": "n/a", "error": "ERR"}
 
 # "<", ">" and "&" cannot end the <script> block or start a comment; U+2028/9 are escaped
@@ -57,23 +59,25 @@ def _inline_js(source: str, what: str) -> str:
     return source
 
 
-def _time_unit(rows: list[Row]) -> tuple[str, float]:
+def _time_unit(rows: list[Row], measure: str) -> tuple[str, float]:
     """The chart unit for a dataset: the largest unit its slowest headline reaches."""
     top = max((e.headline_ns for r in rows for e in r.ops.values()), default=0.0)
-    return next((u, scale) for u, scale in TIME_UNITS if top >= scale or scale == 1.0)
+    units = COUNT_UNITS if measure == "instructions" else TIME_UNITS
+    return next((u, scale) for u, scale in units if top >= scale or scale == 1.0)
 
 
-def _estimate(e: Estimate) -> dict[str, Any]:
+def _estimate(e: Estimate, measure: str) -> dict[str, Any]:
     steady = e.steady is not False
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0.0
     return {
         "ns": e.headline_ns if steady else None,  # a not-steady cell has no number to rank
         "lo": e.ci_low_ns,
         "hi": e.ci_high_ns,
-        "text": f"{fmt_ns(e.headline_ns)} ±{pct:.1f}%" if steady else "not steady",
+        "text": f"{fmt_ns(e.headline_ns, measure)} ±{pct:.1f}%" if steady else "not steady",
         "tip": (
-            f"fast-mode median {fmt_ns(e.headline_ns)}, 95% interval "
-            f"{fmt_ns(e.ci_low_ns)} to {fmt_ns(e.ci_high_ns)}, min {fmt_ns(e.min_ns)}, "
+            f"fast-mode median {fmt_ns(e.headline_ns, measure)}, 95% interval "
+            f"{fmt_ns(e.ci_low_ns, measure)} to {fmt_ns(e.ci_high_ns, measure)}, "
+            f"min {fmt_ns(e.min_ns, measure)}, "
             f"{e.slices} slices from {e.processes} process(es)"
         ),
     }
@@ -85,7 +89,7 @@ def _alloc(row: Row) -> float | None:
     return per_op[0] if per_op else (peaks[0] if peaks else None)
 
 
-def _row(row: Row) -> dict[str, Any]:
+def _row(row: Row, measure: str) -> dict[str, Any]:
     ops = row.ops.values()
     slow = max((e.slow_fraction for e in ops), default=None)
     spread = max((e.process_spread for e in ops), default=None)
@@ -106,7 +110,7 @@ def _row(row: Row) -> dict[str, Any]:
         "detail": row.detail,
         "flags": flags,
         "flag_words": row.flags,
-        "ops": {op: _estimate(e) for op, e in row.ops.items()},
+        "ops": {op: _estimate(e, measure) for op, e in row.ops.items()},
         "sizes": row.sizes,
         "sizes_text": {k: fmt_bytes(v) for k, v in row.sizes.items()},
         "alloc": alloc,
@@ -152,14 +156,14 @@ def payload(rep: RunReport) -> dict[str, Any]:
     """Everything the page shows, as plain JSON."""
     datasets = []
     for name, rows in rep.tables.items():
-        unit, scale = _time_unit(rows)
+        unit, scale = _time_unit(rows, rep.unit)
         datasets.append(
             {
                 "name": name,
                 "title": _title(name),
                 "unit": unit,
                 "unit_ns": scale,
-                "rows": [_row(r) for r in rows],
+                "rows": [_row(r, rep.unit) for r in rows],
             }
         )
     return {

@@ -438,7 +438,9 @@ function drawChart(ds, rows) {
     xaxis: {
       domain: [0, 0.62],
       rangemode: "tozero",
-      title: { text: `time per operation (${ds.unit}): fast-mode median, 95% interval` },
+      title: {
+        text: `${ds.unit.includes("instr") ? "instructions" : "time"} per operation (${ds.unit}): fast-mode median, 95% interval`,
+      },
     },
     xaxis2: { domain: [0.68, 1], anchor: "y", rangemode: "tozero", title: { text: "bytes" } },
   };
