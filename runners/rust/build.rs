@@ -25,6 +25,7 @@ fn main() {
     println!("cargo:rerun-if-changed=Cargo.lock");
 
     versions(&root, &out);
+    footprint_crates(&root, &out);
     protos(&datasets);
     capnps(&datasets, &out);
     flatbuffers(&root, &datasets, &out);
@@ -62,6 +63,75 @@ fn versions(root: &Path, out: &Path) {
          pub const BUILD_DETAILS: &str = {details:?};\n"
     );
     fs::write(out.join("versions.rs"), code).unwrap();
+}
+
+/// For each direct dependency, the crates it brings into the binary that nothing else
+/// the runner links brings: itself plus the crates reachable only through it in
+/// Cargo.lock's graph (build dependencies left out: they do not link). `footprint_bytes`
+/// adds up these crates' symbols.
+fn footprint_crates(root: &Path, out: &Path) {
+    use std::collections::{BTreeMap, BTreeSet};
+    let lock = fs::read_to_string(root.join("Cargo.lock")).unwrap_or_default();
+    let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for block in lock.split("[[package]]") {
+        let Some(name) = block
+            .lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .map(|n| n.trim_matches('"').to_string())
+        else {
+            continue;
+        };
+        let list = block
+            .split_once("dependencies = [")
+            .map(|(_, rest)| rest.split(']').next().unwrap_or(""))
+            .unwrap_or("");
+        let entry = deps.entry(name).or_default();
+        for d in list.split(',') {
+            let d = d.trim().trim_matches('"');
+            if let Some(n) = d.split_whitespace().next() {
+                entry.insert(n.to_string());
+            }
+        }
+    }
+    let closure = |start: &str| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![start.to_string()];
+        while let Some(c) = todo.pop() {
+            if seen.insert(c.clone()) {
+                todo.extend(deps.get(&c).into_iter().flatten().cloned());
+            }
+        }
+        seen
+    };
+    let build_only = ["capnpc", "prost-build"];
+    let direct: Vec<String> = deps
+        .get(env!("CARGO_PKG_NAME"))
+        .into_iter()
+        .flatten()
+        .filter(|d| !build_only.contains(&d.as_str()))
+        .cloned()
+        .collect();
+    let closures: Vec<BTreeSet<String>> = direct.iter().map(|d| closure(d)).collect();
+    let mut arms = String::new();
+    for (i, d) in direct.iter().enumerate() {
+        let mine: Vec<String> = closures[i]
+            .iter()
+            .filter(|c| {
+                *c == d
+                    || closures
+                        .iter()
+                        .enumerate()
+                        .all(|(j, o)| j == i || !o.contains(*c))
+            })
+            .map(|c| c.replace('-', "_"))
+            .collect();
+        arms.push_str(&format!("        {d:?} => &{mine:?},\n"));
+    }
+    let code = format!(
+        "/// The crates (symbol-path names) a library brings into the binary alone.\n\
+         pub fn footprint_crates(library: &str) -> &'static [&'static str] {{\n    match library {{\n{arms}        _ => &[],\n    }}\n}}\n"
+    );
+    fs::write(out.join("footprint.rs"), code).unwrap();
 }
 
 fn protos(datasets: &Path) {

@@ -5,6 +5,7 @@
 pub mod alloc;
 pub mod cell;
 pub mod compress;
+pub mod footprint;
 pub mod generated;
 pub mod registry;
 pub mod serializers;

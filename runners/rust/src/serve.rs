@@ -33,7 +33,7 @@ pub fn describe() -> Value {
                 "library": e.library,
                 "version": e.version(),
                 "labels": e.labels,
-                "footprint_bytes": null,
+                "footprint_bytes": crate::footprint::footprint_bytes(e.library),
                 "datasets": datasets,
                 "user_datasets": match e.user {
                     Ok(_) => json!({"applicable": true}),

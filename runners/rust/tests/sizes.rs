@@ -231,3 +231,28 @@ fn flexbuffers_round_trips_builtin_types() {
     let mut c = Flex::default();
     assert!(Codec::<Test4>::decode(&mut c, 0, &[0xff, 0x00, 0x13, 0x07]).is_err());
 }
+
+/// Symbols are attributed to the crate they serve, looking through the standard library.
+#[test]
+fn footprint_attributes_symbols_to_crates() {
+    use serbench_runner::footprint::{crate_of, footprint_bytes};
+    assert_eq!(
+        crate_of("apache_avro::encode::encode_internal"),
+        "apache_avro"
+    );
+    assert_eq!(
+        crate_of("core::ptr::drop_in_place<prost_reflect::dynamic::Value>"),
+        "prost_reflect"
+    );
+    assert_eq!(
+        crate_of(
+            "<&mut flexbuffers::FlexbufferSerializer as serde::ser::Serializer>::serialize_str"
+        ),
+        "flexbuffers"
+    );
+    assert_eq!(
+        crate_of("<alloc::vec::Vec<u8> as core::ops::drop::Drop>::drop"),
+        "alloc"
+    );
+    assert_eq!(footprint_bytes("serbench"), Some(0));
+}
