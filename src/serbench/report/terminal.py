@@ -138,7 +138,8 @@ def print_summary(report: RunReport, console: Console | None = None) -> None:
         _line(console, "  bytes  ", _podium(smallest, None))
         failed = [r for r in rows if r.status in ("NG", "error")]
         for row in failed[:2]:
-            _line(console, "  NG     ", Text(f"{row.name}: {row.detail}", style="red"))
+            detail = " ".join(row.detail.split())  # one line, whatever the library printed
+            _line(console, "  NG     ", Text(f"{row.name}: {detail}", style="red"))
         if len(failed) > 2:
             _line(console, "  NG     ", Text(f"... and {len(failed) - 2} more", style="red"))
     console.print(
