@@ -64,24 +64,24 @@ class _Walk:
         elif isinstance(t, ListOf):
             self.items(b.init(name, len(v)), t.of, v)
         elif isinstance(t, MapOf):
-            entries = b.init(name, len(v))
-            for i, (k, x) in enumerate(v.items()):
-                entries[i].key = k
-                self.put(entries[i], "value", t.of, x)
+            self.entries(b.init(name, len(v)), t, v)
         elif isinstance(t, Enum):
             setattr(b, name, self._names(t)[v])
         else:
             setattr(b, name, _scalar_out(t, v))
+
+    def entries(self, lst: Any, t: MapOf, value: dict[str, Any]) -> None:
+        """A map as its List(EntryN), in file order."""
+        for i, (k, x) in enumerate(value.items()):
+            lst[i].key = k
+            self.put(lst[i], "value", t.of, x)
 
     def items(self, lst: Any, t: Type, values: list[Any]) -> None:
         for i, x in enumerate(values):
             if isinstance(t, Record):
                 self.fill(lst[i], t, x)
             elif isinstance(t, MapOf):
-                entries = lst.init(i, len(x))
-                for j, (k, y) in enumerate(x.items()):
-                    entries[j].key = k
-                    self.put(entries[j], "value", t.of, y)
+                self.entries(lst.init(i, len(x)), t, x)
             elif isinstance(t, Enum):
                 lst[i] = self._names(t)[x]
             elif t != _NULL:
