@@ -52,12 +52,30 @@ def run_jmh(java: str, ser: str, ds: str, path: str, op: str, a) -> list[float]:
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     cmd = [
-        java, "-jar", os.path.join(RUNNER_DIR, "target", "serbench-jmh.jar"),
+        java,
+        "-jar",
+        os.path.join(RUNNER_DIR, "target", "serbench-jmh.jar"),
         f"serbench.jmh.CellBench.{op}$",
-        "-p", f"serializer={ser}", "-p", f"dataset={ds}", "-p", f"data={path}",
-        "-f", "1", "-wi", str(a.warmup_samples), "-w", f"{a.sample_ms}ms",
-        "-i", str(a.samples), "-r", f"{a.sample_ms}ms",
-        "-rf", "json", "-rff", out,
+        "-p",
+        f"serializer={ser}",
+        "-p",
+        f"dataset={ds}",
+        "-p",
+        f"data={path}",
+        "-f",
+        "1",
+        "-wi",
+        str(a.warmup_samples),
+        "-w",
+        f"{a.sample_ms}ms",
+        "-i",
+        str(a.samples),
+        "-r",
+        f"{a.sample_ms}ms",
+        "-rf",
+        "json",
+        "-rff",
+        out,
     ]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(out) as f:
@@ -76,8 +94,14 @@ def run_serbench(java: str, ser: str, ds: str, path: str, a) -> dict[str, list[f
     if java != "java":
         spec = replace(spec, command=[java] + spec.command[1:])
     timing = replace(
-        STANDARD, processes=1, peak_alloc=False, min_sample_ns=ns, slice_samples=a.samples,
-        slices=1, min_slices=1, warmup_max_ns=a.warmup_samples * ns,
+        STANDARD,
+        processes=1,
+        peak_alloc=False,
+        min_sample_ns=ns,
+        slice_samples=a.samples,
+        slices=1,
+        min_slices=1,
+        warmup_max_ns=a.warmup_samples * ns,
     )
     out = {}
     for op in OPS:
@@ -87,21 +111,32 @@ def run_serbench(java: str, ser: str, ds: str, path: str, a) -> dict[str, list[f
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--scale", default="quick")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--samples", type=int, default=40, help="measuring samples per tool and run")
-    ap.add_argument("--warmup-samples", type=int, default=100, help="JMH warm-up iterations; serbench gets the same time as its warm-up cap")
+    ap.add_argument(
+        "--warmup-samples",
+        type=int,
+        default=100,
+        help="JMH warm-up iterations; serbench gets the same time as its warm-up cap",
+    )
     ap.add_argument("--sample-ms", type=int, default=20)
     ap.add_argument("--java", default="java")
     a = ap.parse_args()
     for jar in ("serbench-jmh.jar", "serbench-runner.jar"):
         if not os.path.exists(os.path.join(RUNNER_DIR, "target", jar)):
-            raise SystemExit(f"target/{jar} is missing: run `mvn -q -B -P jmh -DskipTests package` first")
+            raise SystemExit(
+                f"target/{jar} is missing: run `mvn -q -B -P jmh -DskipTests package` first"
+            )
     jvm = subprocess.run([a.java, "-version"], capture_output=True, text=True).stderr.splitlines()
     print(f"JVM: {' | '.join(jvm)}")
     print(f"load average before: {os.getloadavg()} on {os.cpu_count()} CPUs")
-    print(f"rounds {a.rounds}, {a.samples} samples of {a.sample_ms} ms per tool, op and round; scale {a.scale}")
+    print(
+        f"rounds {a.rounds}, {a.samples} samples of {a.sample_ms} ms per tool, op and round; scale {a.scale}"
+    )
     pooled: dict[tuple, dict[str, list[float]]] = {}
     rows = []
     for r in range(1, a.rounds + 1):
@@ -126,7 +161,9 @@ def main() -> None:
                     flush=True,
                 )
     print()
-    print(f"{'cell':36} {'JMH min':>12} {'serbench min':>12} {'ratio':>6}   {'JMH median':>12} {'serbench med':>12} {'ratio':>6}   {'fast-mode med ratio':>19}   {'median of round min ratios':>26}")
+    print(
+        f"{'cell':36} {'JMH min':>12} {'serbench min':>12} {'ratio':>6}   {'JMH median':>12} {'serbench med':>12} {'ratio':>6}   {'fast-mode med ratio':>19}   {'median of round min ratios':>26}"
+    )
     worst = 0.0
     for (ser, ds, op), v in pooled.items():
         jm, sm = min(v["jmh"]), min(v["serbench"])

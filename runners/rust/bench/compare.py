@@ -46,33 +46,78 @@ def data_paths(scale: str) -> dict[str, str]:
 
 def bench_binary() -> str:
     out = subprocess.run(
-        ["cargo", "bench", "--locked", "-p", "serbench-rust-bench", "--bench", "cells", "--no-run",
-         "--message-format=json"],
-        cwd=RUST, capture_output=True, text=True, check=True).stdout
+        [
+            "cargo",
+            "bench",
+            "--locked",
+            "-p",
+            "serbench-rust-bench",
+            "--bench",
+            "cells",
+            "--no-run",
+            "--message-format=json",
+        ],
+        cwd=RUST,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     for line in out.splitlines():
         msg = json.loads(line)
-        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "cells" and msg.get("executable"):
+        if (
+            msg.get("reason") == "compiler-artifact"
+            and msg["target"]["name"] == "cells"
+            and msg.get("executable")
+        ):
             return msg["executable"]
     raise RuntimeError("no criterion bench binary")
 
 
-def run_criterion(exe: str, paths: dict[str, str], samples: int, sample_s: float) -> dict[tuple, list[float]]:
+def run_criterion(
+    exe: str, paths: dict[str, str], samples: int, sample_s: float
+) -> dict[tuple, list[float]]:
     env = {"SERBENCH_CELLS": ";".join(f"{s}:{d}:{o}:{paths[d]}" for s, d, o in CELLS)}
-    args = [exe, "--bench", "--warm-up-time", "1", "--sample-size", str(max(samples, 10)),
-            "--measurement-time", str(max(samples, 10) * sample_s), "--noplot"]
-    subprocess.run(args, cwd=RUST, env={**__import__("os").environ, **env}, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    args = [
+        exe,
+        "--bench",
+        "--warm-up-time",
+        "1",
+        "--sample-size",
+        str(max(samples, 10)),
+        "--measurement-time",
+        str(max(samples, 10) * sample_s),
+        "--noplot",
+    ]
+    subprocess.run(
+        args,
+        cwd=RUST,
+        env={**__import__("os").environ, **env},
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     got: dict[tuple, list[float]] = {}
     for s, d, o in CELLS:
-        doc = json.loads((RUST / "target" / "criterion" / f"{s}__{d}__{o}" / "cell" / "new" / "sample.json").read_text())
-        got[(s, d, o)] = [t / n for t, n in zip(doc["times"], doc["iters"])]
+        doc = json.loads(
+            (
+                RUST / "target" / "criterion" / f"{s}__{d}__{o}" / "cell" / "new" / "sample.json"
+            ).read_text()
+        )
+        got[(s, d, o)] = [t / n for t, n in zip(doc["times"], doc["iters"], strict=True)]
     return got
 
 
 def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[tuple, list[float]]:
     spec = runners.discover()["rust"]
-    timing = replace(STANDARD, processes=1, peak_alloc=False, min_sample_ns=int(sample_s * 1e9),
-                     slice_samples=samples, slices=1, min_slices=1)
+    timing = replace(
+        STANDARD,
+        processes=1,
+        peak_alloc=False,
+        min_sample_ns=int(sample_s * 1e9),
+        slice_samples=samples,
+        slices=1,
+        min_slices=1,
+    )
     got: dict[tuple, list[float]] = {}
     for s, d, o in CELLS:
         t = runners.time_cell(spec, s, d, paths[d], o, timing)["timing"]
@@ -81,22 +126,31 @@ def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[t
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--scale", default="quick", choices=["quick", "standard", "full"])
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--samples", type=int, default=10, help="samples per cell per round")
     ap.add_argument("--sample-ms", type=float, default=10.0, help="target duration of one sample")
     a = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "--locked", "--bin", "serbench-runner"], cwd=RUST, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["cargo", "build", "--release", "--locked", "--bin", "serbench-runner"],
+        cwd=RUST,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     exe = bench_binary()
     paths = data_paths(a.scale)
     native: dict[tuple, list[float]] = {}
     ours: dict[tuple, list[float]] = {}
     per_round: dict[tuple, list[float]] = {}
     for r in range(a.rounds):
-        order = [("criterion", lambda: run_criterion(exe, paths, a.samples, a.sample_ms / 1000)),
-                 ("serbench", lambda: run_serbench(paths, a.samples, a.sample_ms / 1000))]
+        order = [
+            ("criterion", lambda: run_criterion(exe, paths, a.samples, a.sample_ms / 1000)),
+            ("serbench", lambda: run_serbench(paths, a.samples, a.sample_ms / 1000)),
+        ]
         if r % 2:
             order.reverse()
         this: dict[str, dict[tuple, list[float]]] = {}
@@ -108,8 +162,10 @@ def main() -> int:
         for k in CELLS:
             per_round.setdefault(k, []).append(min(this["serbench"][k]) / min(this["criterion"][k]))
         print(f"round {r + 1} done", file=sys.stderr)
-    print(f"{'cell':42} {'crit min':>10} {'sb min':>10} {'ratio':>6}   {'crit med':>10} {'sb med':>10} "
-          f"{'ratio':>6}   {'fast-mode med ratio':>19}   {'per-round min ratio, median':>27}")
+    print(
+        f"{'cell':42} {'crit min':>10} {'sb min':>10} {'ratio':>6}   {'crit med':>10} {'sb med':>10} "
+        f"{'ratio':>6}   {'fast-mode med ratio':>19}   {'per-round min ratio, median':>27}"
+    )
     worst = 0.0
     for key in CELLS:
         g, s = native[key], ours[key]
@@ -117,10 +173,14 @@ def main() -> int:
         rmed = statistics.median(s) / statistics.median(g)
         rfast = fast_mode_median(s) / fast_mode_median(g)
         worst = max(worst, abs(rmin - 1), abs(rmed - 1), abs(rfast - 1))
-        print(f"{'/'.join(key):42} {min(g):10.0f} {min(s):10.0f} {rmin:6.3f}   {statistics.median(g):10.0f} "
-              f"{statistics.median(s):10.0f} {rmed:6.3f}   {rfast:19.3f}   {statistics.median(per_round[key]):27.3f}")
-    print(f"(ns per operation, wall clock; samples per tool and cell: criterion {len(native[CELLS[0]])}, "
-          f"serbench {len(ours[CELLS[0]])}; largest deviation from 1: {worst:.1%})")
+        print(
+            f"{'/'.join(key):42} {min(g):10.0f} {min(s):10.0f} {rmin:6.3f}   {statistics.median(g):10.0f} "
+            f"{statistics.median(s):10.0f} {rmed:6.3f}   {rfast:19.3f}   {statistics.median(per_round[key]):27.3f}"
+        )
+    print(
+        f"(ns per operation, wall clock; samples per tool and cell: criterion {len(native[CELLS[0]])}, "
+        f"serbench {len(ours[CELLS[0]])}; largest deviation from 1: {worst:.1%})"
+    )
     return 0
 
 
