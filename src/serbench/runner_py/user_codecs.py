@@ -19,7 +19,7 @@ from typing import Any
 
 from serbench.runner_py.model import EPOCH
 from serbench.runner_py.serializers import REGISTRY
-from serbench.runner_py.serializers.base import Codec, NotApplicable
+from serbench.runner_py.serializers.base import Codec, Limits, NotApplicable
 from serbench.runner_py.user_tree import find, native
 from serbench.userdata.errors import PathPart, format_path
 from serbench.userdata.schemas import identifier
@@ -32,7 +32,6 @@ NOT_FOR_USER = {
     "handwritten": "handwritten: the hand-written encoders exist only for the built-in "
     "datasets' classes",
 }
-Limits = Callable[[Any], tuple[str, str] | None]
 
 
 def _int_limit(fmt: str, low: int, high: int, what: str) -> Limits:
@@ -407,11 +406,9 @@ def user_codec(
         return _protobuf(types, schemas), None, "protobuf"
     if serializer == "fastavro":
         return _fastavro(types, schemas), None, "Avro"
-    if serializer == "capnproto-dynamic":
-        return REGISTRY[serializer].user_codec(types, schemas)  # type: ignore[attr-defined]
-    if serializer == "flexbuffers":
-        revive = native(types.message)
-        return REGISTRY[serializer].user_codec(revive)  # type: ignore[attr-defined]
+    own = REGISTRY[serializer].user_codec(types, schemas) if serializer in REGISTRY else None
+    if own is not None:  # a serializer that carries its own user-dataset codec
+        return own
     try:
         return _schemaless(serializer, types)
     except KeyError:

@@ -12,6 +12,10 @@ def _identity(value: Any) -> Any:
     return value
 
 
+# The first value of a tree a format cannot carry: (path, reason), or None.
+Limits = Callable[[Any], tuple[str, str] | None]
+
+
 class NotApplicable(Exception):
     """The serializer cannot represent the dataset; the message says why."""
 
@@ -43,6 +47,11 @@ class Serializer:
 
     def codec(self, dataset: str) -> Codec:
         raise NotImplementedError
+
+    def user_codec(self, types: Any, schemas: dict[str, Any]) -> tuple[Codec, Limits, str] | None:
+        """A serializer with its own user-dataset codec returns (codec, limits, format name);
+        None: user_codecs.py's shared handling applies."""
+        return None
 
     @property
     def library(self) -> str:

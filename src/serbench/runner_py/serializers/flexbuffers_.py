@@ -7,14 +7,12 @@ through the types after decoding, like every schemaless format without a date-ti
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from serbench.runner_py.model import EPOCH
-from serbench.runner_py.serializers.base import Codec, NotApplicable, Serializer
+from serbench.runner_py.serializers.base import Codec, Limits, NotApplicable, Serializer
 
-Limits = Callable[[Any], tuple[str, str] | None]
 _MS = timedelta(milliseconds=1)
 
 
@@ -56,8 +54,12 @@ class Flexbuffers(Serializer):
             "(the built-in datasets' FlexBuffers rows are in the C++, Rust, Java and Node runners)"
         )
 
-    def user_codec(self, revive: Callable[[Any], Any]) -> tuple[Codec, Limits, str]:
+    def user_codec(self, types: Any, schemas: dict[str, Any]) -> tuple[Codec, Limits, str]:
         from flatbuffers import flexbuffers
+
+        from serbench.runner_py.user_tree import native
+
+        revive = native(types.message)
 
         def encode(tree: Any) -> bytes:
             b = flexbuffers.Builder()

@@ -4,17 +4,15 @@ field, walking the types and the schema side by side (protocol section 7)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from serbench.runner_py.model import EPOCH
-from serbench.runner_py.serializers.base import Codec, NotApplicable, Serializer
+from serbench.runner_py.serializers.base import Codec, Limits, NotApplicable, Serializer
 from serbench.userdata.schemas import capnp_names
 from serbench.userdata.types import Enum, ListOf, MapOf, Optional, Prim, Record, Type, Types
 
-Limits = Callable[[Any], tuple[str, str] | None]
 _MS = timedelta(milliseconds=1)
 _NULL = Prim("null")
 _TRAVERSAL_LIMIT = 2**62  # words: the default (64 MiB) is below the largest datasets
