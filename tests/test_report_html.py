@@ -240,8 +240,8 @@ def test_a_cell_that_is_not_steady_has_no_number_and_no_bar(view: Watched) -> No
         ".filter(t => !t.xaxis).map(t => [t.name, t.y, t.x])"
     )
     by_op = {op: dict(zip(y, x, strict=True)) for op, y, x in bars}
-    assert by_op["encode"]["beta/drifty (not steady)"] is None
-    assert by_op["decode"]["beta/drifty (not steady)"] == pytest.approx(0.5)
+    assert by_op["encode"]["beta/drifty (no single figure)"] is None
+    assert by_op["decode"]["beta/drifty (no single figure)"] == pytest.approx(0.5)
     assert by_op["encode"]["beta/fast"] == pytest.approx(1.0)
 
 

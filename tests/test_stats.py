@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from serbench.report.text import fmt_est
 from serbench.stats import estimate, hierarchical_ci, slice_medians
 
 
@@ -81,3 +82,19 @@ def test_several_processes_pool_their_fast_mode_and_widen_the_interval() -> None
     # resampling processes puts their spread into the interval: wider than one process's
     assert est.ci_half_width > 3 * single.ci_half_width
     assert est.ci_low_ns < 1000 < est.ci_high_ns
+
+
+def test_processes_that_disagree_by_more_than_ten_percent_leave_no_single_figure() -> None:
+    rng = np.random.default_rng(5)
+    agree = estimate([_timing(list(rng.normal(c, 3, 30))) for c in (1000, 1060)])
+    apart = estimate([_timing(list(rng.normal(c, 3, 30))) for c in (1000, 1150)])
+    alone = estimate([_timing(list(rng.normal(1000, 3, 30)))])
+    assert agree is not None and apart is not None and alone is not None
+    assert not agree.processes_disagree and agree.has_figure
+    assert apart.processes_disagree and not apart.has_figure
+    # each process's fastest slice: the range of the processes' own best figures
+    assert apart.process_min_ns == pytest.approx(1000, rel=0.02)
+    assert apart.process_max_ns == pytest.approx(1150, rel=0.02)
+    assert not alone.processes_disagree  # one process cannot show it
+    text = fmt_est(apart)  # the range, never one number
+    assert text.startswith("varies ") and "–1.14 µs" in text and "±" not in text

@@ -256,11 +256,12 @@ def run_cmd(
         typer.Option(help="dataset sizes: quick, standard (default) or full (the seeds' sizes)"),
     ] = None,
     quick: Annotated[
-        bool, typer.Option(help="small datasets, short sampling, one process per runner x dataset")
+        bool,
+        typer.Option(help="small datasets, short sampling, two processes per runner x dataset"),
     ] = False,
     processes: Annotated[
         int | None,
-        typer.Option(help="fresh processes (rounds) per cell; default: quick 1, standard 3"),
+        typer.Option(help="fresh processes (rounds) per cell; default: quick 2, standard 3"),
     ] = None,
     profile: Annotated[
         str | None,

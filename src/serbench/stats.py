@@ -28,6 +28,7 @@ FAST_MODE_WIDTH = 0.25  # fast-mode slices: at most 25% above the fastest
 PRECISION_TARGET = 0.03  # a headline whose 95% CI half-width exceeds 3% is flagged
 OVERHEAD_FACTOR = 5.0  # an operation under 5x the no-op's time is flagged
 BOOTSTRAP = 1000  # hierarchical resamples for an interval
+PROCESS_AGREEMENT = 0.10  # fresh processes whose headlines differ by more: no single figure
 
 
 @dataclass
@@ -49,6 +50,8 @@ class Estimate:
     slow_fraction: float  # share of slices outside the fast mode
     fast_spread: float  # IQR / median of the fast-mode slices
     process_spread: float  # (max - min) / (max + min) of the per-process headlines
+    process_min_ns: float  # per process its fastest slice: the lowest and the highest of those
+    process_max_ns: float  # (one fast slice is enough, so a process is not blamed for a phase)
     per_message_ns: float
     alloc_bytes: float | None  # per operation, where the runner can tell
     alloc_count: float | None
@@ -66,9 +69,25 @@ class Estimate:
     def precise(self) -> bool:
         return self.ci_half_width <= PRECISION_TARGET * self.headline_ns
 
+    @property
+    def processes_disagree(self) -> bool:
+        """Fresh processes disagree by more than PROCESS_AGREEMENT: which figure a run shows
+        depends on its processes' luck (a JIT's choices, memory layout, the neighbours of
+        the moment), so no re-run would confirm one number (docs/method.md)."""
+        return (
+            self.processes > 1
+            and self.process_max_ns > (1 + PROCESS_AGREEMENT) * self.process_min_ns
+        )
+
+    @property
+    def has_figure(self) -> bool:
+        """One headline a re-run can confirm: steady, and its processes agree."""
+        return self.steady is not False and not self.processes_disagree
+
     def as_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
         d["precise"] = self.precise
+        d["processes_disagree"] = self.processes_disagree
         return d
 
 
@@ -177,6 +196,8 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
         slow_fraction=1 - len(fast) / len(pooled),
         fast_spread=float((q3 - q1) / head) if head else math.nan,
         process_spread=(max(heads) - min(heads)) / (max(heads) + min(heads)),
+        process_min_ns=float(min(x.min() for x in per_process)),
+        process_max_ns=float(max(x.min() for x in per_process)),
         per_message_ns=head / max(messages, 1),
         alloc_bytes=pooled_median(alloc),
         alloc_count=pooled_median(count),

@@ -40,13 +40,14 @@ def as_json(report: RunReport) -> str:
 
 def _measured(report: RunReport) -> Iterator[tuple[str, Row, str, Estimate]]:
     """(dataset, row, operation, estimate) for every operation with a number to show:
-    checked OK and steady (a not-steady cell has no number in any rendering)."""
+    checked OK with a figure (a not-steady or processes-disagree cell has no number in any
+    rendering)."""
     for dataset, rows in report.tables.items():
         for row in rows:
             if row.status != "ok":
                 continue
             for op, est in row.ops.items():
-                if est.steady is not False:
+                if est.has_figure:
                     yield dataset, row, op, est
 
 

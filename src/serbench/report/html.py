@@ -18,7 +18,7 @@ from typing import Any
 from serbench.operations import CODECS
 from serbench.protocol import FLAGS, LABELS
 from serbench.report.model import Row, RunReport
-from serbench.report.text import _title, fmt_bytes, fmt_kib, fmt_ns
+from serbench.report.text import _title, fmt_bytes, fmt_kib, fmt_ns, fmt_range
 from serbench.stats import Estimate
 
 ASSETS = files("serbench.report") / "assets"
@@ -67,13 +67,16 @@ def _time_unit(rows: list[Row], measure: str) -> tuple[str, float]:
 
 
 def _estimate(e: Estimate, measure: str) -> dict[str, Any]:
-    steady = e.steady is not False
+    shown = e.has_figure
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0.0
+    text = f"{fmt_ns(e.headline_ns, measure)} ±{pct:.1f}%"
+    if not shown:
+        text = "not steady" if e.steady is False else f"varies {fmt_range(e, measure)}"
     return {
-        "ns": e.headline_ns if steady else None,  # a not-steady cell has no number to rank
+        "ns": e.headline_ns if shown else None,  # no single figure: nothing to rank
         "lo": e.ci_low_ns,
         "hi": e.ci_high_ns,
-        "text": f"{fmt_ns(e.headline_ns, measure)} ±{pct:.1f}%" if steady else "not steady",
+        "text": text,
         "tip": (
             f"fast-mode median {fmt_ns(e.headline_ns, measure)}, 95% interval "
             f"{fmt_ns(e.ci_low_ns, measure)} to {fmt_ns(e.ci_high_ns, measure)}, "

@@ -119,6 +119,8 @@ def _fill(row: Row, results: list[dict[str, Any]]) -> None:
         row.flags.append("imprecise")
     if any(e.steady is False for e in row.ops.values()):
         row.flags.append("not-steady")
+    if any(e.processes_disagree for e in row.ops.values()):
+        row.flags.append("processes-disagree")
     if any(e.slow_fraction > SLOW_MODE_SHARE for e in row.ops.values()):
         row.flags.append("slow-mode")
     assert set(row.flags) <= set(FLAGS), row.flags

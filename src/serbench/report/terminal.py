@@ -73,7 +73,8 @@ def _ranked(rows: list[Row], key: Callable[[Row], float | None]) -> list[tuple[R
     """OK, steady, non-baseline rows with a value, best first."""
     out = []
     for row in rows:
-        if row.status != "ok" or "baseline" in row.labels or "not-steady" in row.flags:
+        unsettled = {"not-steady", "processes-disagree"} & set(row.flags)
+        if row.status != "ok" or "baseline" in row.labels or unsettled:
             continue
         value = key(row)
         if value is not None:
@@ -113,7 +114,7 @@ def _counts(rows: list[Row], quick: bool) -> Text:
             text.append(f"{n} {label}", style=style if n else "dim")
             text.append("  ")
     # a quick run's intervals are wide by design: only a standard run's imprecision matters
-    flags = ("not-steady",) if quick else ("not-steady", "imprecise")
+    flags = ("not-steady", "processes-disagree") + (() if quick else ("imprecise",))
     flagged = {f: sum(f in r.flags for r in rows) for f in flags}
     for flag, n in flagged.items():
         if n:
@@ -144,7 +145,8 @@ def print_summary(report: RunReport, console: Console | None = None) -> None:
             _line(console, "  NG     ", Text(f"... and {len(failed) - 2} more", style="red"))
     console.print(
         "[dim]fastest first: fast-mode median per operation on the whole dataset; ≈ marks "
-        "overlapping 95% intervals (no decided order); baselines and not-steady cells left out. "
+        "overlapping 95% intervals (no decided order); baselines and cells without a single "
+        "figure (not-steady, processes-disagree) left out. "
         f"All rows: serbench report {report.run['id']}[/dim]"
     )
 

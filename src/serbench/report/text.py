@@ -32,12 +32,19 @@ def fmt_kib(n: int | None) -> str:
     return "-" if n is None else f"{n / 1024:,.0f} KiB"
 
 
+def fmt_range(e: Estimate, unit: str = "ns") -> str:
+    """The fastest to the slowest process's headline, for a cell with no single figure."""
+    return f"{fmt_ns(e.process_min_ns, unit)}–{fmt_ns(e.process_max_ns, unit)}"
+
+
 def fmt_est(e: Estimate | None, with_min: bool = True, unit: str = "ns") -> str:
     """Headline ±95% half-width, and the minimum unless the cell must stay narrow."""
     if e is None:
         return "-"
     if e.steady is False:
         return f"not steady (min {fmt_ns(e.min_ns, unit)})" if with_min else "not steady"
+    if e.processes_disagree:
+        return f"varies {fmt_range(e, unit)}"
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0
     text = f"{fmt_ns(e.headline_ns, unit)} ±{pct:.1f}%"
     return f"{text} (min {fmt_ns(e.min_ns, unit)})" if with_min else text

@@ -387,8 +387,8 @@ function drawChart(ds, rows) {
     return;
   }
   const names = shown.map((r) => {
-    const unsteady = CHART_OPS.some((op) => r.ops[op] && r.ops[op].ns === null);
-    return plotlyText(r.name + (unsteady ? " (not steady)" : ""));
+    const unsettled = CHART_OPS.some((op) => r.ops[op] && r.ops[op].ns === null);
+    return plotlyText(r.name + (unsettled ? " (no single figure)" : ""));
   });
   const scale = (v) => (v === null || v === undefined ? null : v / ds.unit_ns);
   const colours = { encode: "#4477aa", decode: "#ee6677" };
@@ -412,7 +412,7 @@ function drawChart(ds, rows) {
         color: "#222",
       },
       hovertext: est.map((e) =>
-        plotlyText(e ? (e.ns === null ? "not steady: no number" : e.tip) : "not measured"),
+        plotlyText(e ? (e.ns === null ? `${e.text}: no single number` : e.tip) : "not measured"),
       ),
       hoverinfo: "text+name",
     };
