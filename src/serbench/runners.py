@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,28 +102,35 @@ def time_cell(
     data: str,
     operation: str,
     timing: Any = None,
+    neighbours: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The stored result of one operation of one cell, measured by the orchestrator's own
     schedule in one fresh runner process (for comparison scripts and tests). ``timing`` is a
-    serbench.timing.Timing (default: the standard profile, one process)."""
+    serbench.timing.Timing (default: the standard profile, one process). ``neighbours``:
+    more of the runner's serializers measured in the same process, interleaved, as a run
+    measures a dataset's cells (a JIT's code for one cell can depend on what else ran)."""
     from serbench.schedule import Block, Cell
     from serbench.timing import STANDARD
 
-    results: dict[str, dict[str, Any]] = {}
-    cell = Cell(spec.name, serializer, dataset, 0)
+    results: dict[str, dict[str, Any]] = {}  # serializer -> its result
+    names = [serializer, *(n for n in neighbours if n != serializer)]
+
+    def save(key: Any, result: dict[str, Any]) -> None:
+        results[key.serializer] = result
+
     Block(
-        [cell],
+        [Cell(spec.name, name, dataset, 0) for name in names],
         [operation],
         {spec.name: spec},
         {dataset: {"name": dataset, "kind": "builtin", "data": data}},
         timing or STANDARD,
         1800.0,
-        lambda key, result: results.__setitem__(key.operation, result),
+        save,
         lambda _description, _n: None,
         random.Random(0),
         time.monotonic_ns(),
     ).run()
-    found = results.get(operation, {})
+    found = results.get(serializer, {})
     if found.get("status") != "ok":
         raise RuntimeError(f"{spec.name}/{serializer} {dataset} {operation} failed: {found}")
     return found

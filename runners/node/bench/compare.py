@@ -3,7 +3,9 @@
 
 For each round and cell, in fresh processes and alternating which tool goes first:
   serbench:  serbench.runners.time_cell (the orchestrator's own schedule: calibration,
-             steady-state warm-up, interleaved slices; standard profile, one process);
+             steady-state warm-up, interleaved slices; standard profile, one process),
+             with every other node serializer on the same dataset in that process, as
+             `serbench run` measures it (--alone: the cell by itself);
              raw value = wall_ns[k] / iterations per sample
   mitata:    bench/native.mjs mitata, batches of serbench's calibrated iteration count;
              raw value = batch time / iterations
@@ -14,6 +16,7 @@ fast-mode median (serbench's headline estimator, serbench.stats.fast_mode_median
 Usage (from runners/node, after `npm run build` and
 `serbench datasets --scale quick --write` and `--scale standard --write`):
   ../../.venv/bin/python bench/compare.py [--rounds 3] [--jit-warmup-ms MS] [--equal-samples]
+                                          [--alone]
 --jit-warmup-ms replaces the standard profile's JIT minimum warm-up (README, "Accuracy");
 --equal-samples has mitata take as many batches (tinybench as many calls) as serbench did,
 so that the minimum is taken over the same number of values.
@@ -46,10 +49,15 @@ ESTIMATORS = {"min": min, "median": statistics.median, "fast-mode median": fast_
 TIMING = dataclasses.replace(STANDARD, processes=1, peak_alloc=False)
 
 
-def serbench_raw(ser: str, ds: str, path: str, op: str) -> tuple[list[float], int]:
+NEIGHBOURS: list[str] = []  # the other serializers in serbench's process (none: --alone)
+
+
+def serbench_raw(
+    ser: str, ds: str, path: str, op: str, alone: bool = False
+) -> tuple[list[float], int]:
     spec = runners.discover()["node"]
-    timing = TIMING
-    t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
+    neighbours = [] if alone else NEIGHBOURS
+    t = runners.time_cell(spec, ser, ds, path, op, TIMING, neighbours)["timing"]
     return [w / t["iterations"] for w in t["wall_ns"]], t["iterations"]
 
 
@@ -79,8 +87,16 @@ def main() -> None:
         action="store_true",
         help="mitata and tinybench measure as many batches / calls as serbench did",
     )
+    ap.add_argument(
+        "--alone",
+        action="store_true",
+        help="serbench times the cell by itself, not among the dataset's other cells",
+    )
     a = ap.parse_args()
     global TIMING
+    if not a.alone:
+        described = runners.describe(runners.discover()["node"])
+        NEIGHBOURS.extend(s["name"] for s in described["serializers"])
     if a.jit_warmup_ms is not None:
         ns = int(a.jit_warmup_ms * 1e6)
         TIMING = dataclasses.replace(
@@ -89,6 +105,7 @@ def main() -> None:
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     print(f"node {node}; load average before: {os.getloadavg()} on {os.cpu_count()} CPUs")
     print(f"serbench JIT minimum warm-up: {TIMING.jit_warmup_min_ns / 1e6:.0f} ms")
+    print("serbench times each cell " + ("alone" if a.alone else "among the dataset's cells"))
     budget = "as many samples as serbench" if a.equal_samples else "their own default time"
     print(f"mitata and tinybench measure {budget}")
     ratios: dict[tuple, dict[str, dict[str, list[float]]]] = {}
@@ -103,7 +120,7 @@ def main() -> None:
                     raw[tool] = native_raw(tool, ser, ds, path, op, n, k)
             else:
                 # the natives need serbench's batch size: a short calibration run first
-                calibration, n = serbench_raw(ser, ds, path, op)
+                calibration, n = serbench_raw(ser, ds, path, op, alone=True)
                 k = len(calibration) if a.equal_samples else None
                 for tool in TOOLS:
                     raw[tool] = native_raw(tool, ser, ds, path, op, n, k)
