@@ -65,3 +65,19 @@ STANDARD = Timing(
     block_bytes=2 << 30,
 )
 PROFILES = {"quick": QUICK, "standard": STANDARD, "full": STANDARD}
+
+
+def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) -> Timing:
+    """The standard profile cut to one process and one slice of `samples` samples of at
+    least `sample_ns`: what the runners' accuracy scripts (bench/compare.py) time beside
+    a native harness, so that both tools deliver the same number of raw values."""
+    return replace(
+        STANDARD,
+        processes=1,
+        peak_alloc=False,
+        min_sample_ns=sample_ns,
+        slice_samples=samples,
+        slices=1,
+        min_slices=1,
+        warmup_max_ns=STANDARD.warmup_max_ns if warmup_max_ns is None else warmup_max_ns,
+    )

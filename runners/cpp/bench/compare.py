@@ -22,12 +22,11 @@ import json
 import statistics
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from serbench import datasets, runners
 from serbench.stats import fast_mode_median
-from serbench.timing import STANDARD
+from serbench.timing import one_slice
 
 HERE = Path(__file__).resolve().parent
 CPP = HERE.parent
@@ -75,15 +74,7 @@ def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[t
     """Each cell timed by the orchestrator's own schedule (calibration, steady-state warm-up,
     then `samples` samples of at least sample_s) in a fresh runner process."""
     spec = runners.discover()["cpp"]
-    timing = replace(
-        STANDARD,
-        processes=1,
-        peak_alloc=False,
-        min_sample_ns=int(sample_s * 1e9),
-        slice_samples=samples,
-        slices=1,
-        min_slices=1,
-    )
+    timing = one_slice(int(sample_s * 1e9), samples)
     got: dict[tuple, list[float]] = {}
     for s, d, o in CELLS:
         t = runners.time_cell(spec, s, d, paths[d], o, timing)["timing"]

@@ -28,11 +28,10 @@ import argparse
 import os
 import statistics
 import subprocess
-from dataclasses import replace
 
 from serbench import datasets, runners  # run with the repo's .venv python
 from serbench.stats import fast_mode_median
-from serbench.timing import STANDARD
+from serbench.timing import one_slice
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CELLS = [  # (serializer, dataset, operation): small, medium, large
@@ -118,16 +117,7 @@ def main() -> None:
     subprocess.run([go, "test", "-c", "-o", test_bin, "./internal/libs"], cwd=HERE, check=True)
     spec = runners.discover()["go"]
     ns = a.sample_ms * 1_000_000
-    timing = replace(
-        STANDARD,
-        processes=1,
-        peak_alloc=False,
-        min_sample_ns=ns,
-        slice_samples=a.samples,
-        slices=1,
-        min_slices=1,
-        warmup_max_ns=10 * ns,
-    )
+    timing = one_slice(ns, a.samples, 10 * ns)
     print(
         f"GOGC={os.environ.get('GOGC', '100 (default)')}; "
         f"load average before: {os.getloadavg()} on {os.cpu_count()} CPUs"

@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from serbench import datasets, runners  # run with the repo's .venv python
 from serbench.stats import fast_mode_median
-from serbench.timing import STANDARD
+from serbench.timing import one_slice
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER_DIR = os.path.dirname(HERE)
@@ -93,16 +93,7 @@ def run_serbench(java: str, ser: str, ds: str, path: str, a) -> dict[str, list[f
     spec = runners.discover()["java"]
     if java != "java":
         spec = replace(spec, command=[java] + spec.command[1:])
-    timing = replace(
-        STANDARD,
-        processes=1,
-        peak_alloc=False,
-        min_sample_ns=ns,
-        slice_samples=a.samples,
-        slices=1,
-        min_slices=1,
-        warmup_max_ns=a.warmup_samples * ns,
-    )
+    timing = one_slice(ns, a.samples, a.warmup_samples * ns)
     out = {}
     for op in OPS:
         t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
