@@ -15,9 +15,10 @@ import pytest
 
 from serbench import datasets, orchestrate, report
 from serbench.runners import PYTHON, RunnerSpec
-from serbench.store import Store
+from serbench.store import CellKey, Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
+FAKE_BASE_NS = 2_000_000  # fake_runner.BASE_NS: a flat serializer's time per iteration
 FAKE = RunnerSpec(
     name="fake",
     language="python",
@@ -47,7 +48,7 @@ def test_faults_are_recorded_and_the_run_goes_on(state: Path, processes: int) ->
     config.timing = config.profile.with_processes(processes).as_dict()
     run_id = _run(config, store)
     got = {(r["serializer"], r["operation"], r["process"]): r for r in store.results(run_id)}
-    assert len(got) == 9 * 2 * processes
+    assert len(got) == 10 * 2 * processes
     for p in range(processes):
         assert got[("good", "encode", p)]["status"] == "ok"
         assert got[("noop", "decode", p)]["status"] == "ok"
@@ -93,6 +94,31 @@ def test_slices_interleave_and_warm_up_waits_for_steady_state(state: Path) -> No
     assert "not-steady" in rows["drifting"].flags
     assert report.fmt_est(rows["drifting"].ops["encode"]).startswith("not steady")
     assert "not-steady" not in rows["warming"].flags
+
+
+@pytest.mark.parametrize("tiebreak", [0, 1])
+def test_a_tiebreak_process_confirms_the_fastest_or_the_cell_stays_flagged(
+    state: Path, tiebreak: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_PROCESS_COUNTER", str(state / "processes"))
+    store = Store(state / "t.sqlite")
+    config = _quick(datasets=["android-users"], serializers=["lucky", "good"])
+    config.timing = {**config.timing, "processes": 2, "tiebreak_processes": tiebreak}
+    run_id = _run(config, store)
+    processes = {(r["serializer"], r["process"]) for r in store.results(run_id)}
+    # only the cell whose two processes disagree (lucky: 1.5x in the first) gets a third
+    assert processes == {(s, p) for s in ("lucky", "good") for p in range(2)} | (
+        {("lucky", 2)} if tiebreak else set()
+    )
+    rows = {r.serializer: r for r in report.build(store, run_id).tables["android-users"]}
+    lucky = rows["lucky"].ops["encode"]
+    assert "processes-disagree" not in rows["good"].flags
+    if tiebreak:  # the third process sides with the faster: that figure, with its range
+        assert lucky.has_figure and lucky.processes_agreeing == 2
+        assert lucky.headline_ns == pytest.approx(FAKE_BASE_NS, rel=0.01)
+    else:
+        assert "processes-disagree" in rows["lucky"].flags
+        assert report.fmt_est(lucky).startswith("varies ")
 
 
 def test_unknown_names_list_valid_ones() -> None:
@@ -165,7 +191,11 @@ def test_sigkill_loses_nothing_and_resume_finishes(state: Path) -> None:
     ops = ["encode", "decode"]
     expected = {c.key(op) for c in plan.cells for op in ops}
     expected |= {c.key(op) for c, _ in plan.not_applicable for op in ops}
-    assert store.done_keys(1) == expected
+    done = store.done_keys(1)
+    assert expected <= done
+    # besides: the tie-break process of cells whose two processes disagreed, whole
+    tiebreak = {(k.serializer, k.dataset) for k in done - expected}
+    assert done - expected == {CellKey("python", s, d, op, 2) for s, d in tiebreak for op in ops}
     assert store.run(1)["status"] == "finished"
 
 

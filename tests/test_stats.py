@@ -84,7 +84,7 @@ def test_several_processes_pool_their_fast_mode_and_widen_the_interval() -> None
     assert est.ci_low_ns < 1000 < est.ci_high_ns
 
 
-def test_processes_that_disagree_by_more_than_ten_percent_leave_no_single_figure() -> None:
+def test_a_fastest_process_no_other_confirms_within_ten_percent_leaves_no_single_figure() -> None:
     rng = np.random.default_rng(5)
     agree = estimate([_timing(list(rng.normal(c, 3, 30))) for c in (1000, 1060)])
     apart = estimate([_timing(list(rng.normal(c, 3, 30))) for c in (1000, 1150)])
@@ -96,5 +96,13 @@ def test_processes_that_disagree_by_more_than_ten_percent_leave_no_single_figure
     assert apart.process_min_ns == pytest.approx(1000, rel=0.02)
     assert apart.process_max_ns == pytest.approx(1150, rel=0.02)
     assert not alone.processes_disagree  # one process cannot show it
+    # a third process that confirms the fastest gives the figure back; one that does not,
+    # or confirms only the slower, leaves the range
+    confirmed = estimate([_timing(list(rng.normal(c, 3, 30))) for c in (1000, 1150, 1040)])
+    slower = estimate([_timing(list(rng.normal(c, 3, 30))) for c in (1000, 1150, 1160)])
+    assert confirmed is not None and slower is not None
+    assert confirmed.has_figure and confirmed.processes_agreeing == 2
+    assert confirmed.headline_ns == pytest.approx(1020, rel=0.02)  # the slow process left out
+    assert slower.processes_disagree and slower.processes_agreeing == 1
     text = fmt_est(apart)  # the range, never one number
     assert text.startswith("varies ") and "–1.14 µs" in text and "±" not in text

@@ -225,8 +225,10 @@ def _run(config: orchestrate.RunConfig, store: Store, run_id: int | None) -> int
     ) as progress:
         task = progress.add_task("", total=total, completed=total - remaining)
 
-        def advance(description: str, n: int) -> None:
-            progress.update(task, advance=n, description=description)
+        def advance(description: str, n: int, more: int = 0) -> None:
+            nonlocal total
+            total += more  # tie-break processes, decided as the run goes
+            progress.update(task, advance=n, total=total, description=description)
 
         orchestrate.execute(config, the_plan, store, run_id, advance, done)
         progress.update(task, completed=total, description="done")
@@ -257,7 +259,10 @@ def run_cmd(
     ] = None,
     quick: Annotated[
         bool,
-        typer.Option(help="small datasets, short sampling, two processes per runner x dataset"),
+        typer.Option(
+            help="small datasets, short sampling, two processes per runner x dataset"
+            " (a third where they disagree)"
+        ),
     ] = False,
     processes: Annotated[
         int | None,

@@ -2,7 +2,8 @@
 
 A run is `processes` rounds; each round visits the datasets in a random order; each
 dataset is one block (or a few, when its cells would not fit in memory at once) in which
-every runner gets one fresh process and all their cells are measured interleaved.
+every runner gets one fresh process and all their cells are measured interleaved. Then up
+to `tiebreak_processes` more rounds time only the cells whose processes disagree.
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ import fnmatch
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from serbench import datasets, instructions, userdata
+from serbench import datasets, instructions, stats, userdata
 from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, RunnerUnavailable, describe, discover
 from serbench.schedule import Block, Cell
-from serbench.store import CellKey, Store
+from serbench.store import CellKey, Store, decode_json
 from serbench.timing import PROFILES, Timing
 
 
@@ -173,7 +173,9 @@ def blocks(
     return out
 
 
-Progress = Callable[[str, int], None]  # (description, operations finished)
+class Progress(Protocol):
+    def __call__(self, description: str, finished: int, more: int = 0) -> None:
+        """``finished`` operations done; ``more`` operations added to the run's total."""
 
 
 def descriptor(name: str, scale: str) -> dict[str, Any]:
@@ -219,8 +221,7 @@ def execute(
                     },
                 )
     todo = [c for c in the_plan.cells if not {c.key(op) for op in ops} <= done]
-    descriptors = {name: descriptor(name, config.scale) for name in {c.dataset for c in todo}}
-    wire = {name: on_the_wire(d) for name, d in descriptors.items()}
+    descriptors: dict[str, dict[str, Any]] = {}
     rng = random.Random(config.seed)
     timing = config.profile
     clock_zero = time.monotonic_ns()
@@ -229,24 +230,60 @@ def execute(
         if key not in done:  # an earlier (resumed) process already stored it
             store.save_result(run_id, key, result)
 
+    def run_blocks(cells: list[Cell]) -> None:
+        for name in {c.dataset for c in cells} - descriptors.keys():
+            descriptors[name] = descriptor(name, config.scale)
+        wire = {name: on_the_wire(d) for name, d in descriptors.items()}
+        if config.measure == instructions.UNIT:
+            instructions.execute(
+                cells, ops, the_plan.specs, wire, config.scale, config.cell_timeout, save, progress
+            )
+            return
+        for block in blocks(cells, descriptors, timing, rng):
+            Block(
+                block,
+                ops,
+                the_plan.specs,
+                wire,
+                timing,
+                config.cell_timeout,
+                save,
+                progress,
+                rng,
+                clock_zero,
+            ).run()
+
+    run_blocks(todo)
     if config.measure == instructions.UNIT:
-        instructions.execute(
-            todo, ops, the_plan.specs, wire, config.scale, config.cell_timeout, save, progress
-        )
-        return
-    for block in blocks(todo, descriptors, timing, rng):
-        Block(
-            block,
-            ops,
-            the_plan.specs,
-            wire,
-            timing,
-            config.cell_timeout,
-            save,
-            progress,
-            rng,
-            clock_zero,
-        ).run()
+        return  # counts are deterministic: processes agree or a runner is broken
+    for extra in range(timing.tiebreak_processes):
+        process = timing.processes + extra
+        cells = [
+            Cell(runner, serializer, dataset, process)
+            for runner, serializer, dataset in sorted(disagreeing(store, run_id))
+            if not {CellKey(runner, serializer, dataset, op, process) for op in ops} <= done
+        ]
+        if not cells:
+            break
+        more = len(cells) * len(ops)
+        progress(f"tie-break: {len(cells)} cells whose processes disagree", 0, more)
+        run_blocks(cells)
+
+
+def disagreeing(store: Store, run_id: int) -> set[tuple[str, str, str]]:
+    """(runner, serializer, dataset) of every cell with an operation whose steady processes
+    disagree."""
+    timings: dict[tuple[str, str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in decode_json(store.results(run_id), "timing"):
+        if r["status"] == "ok" and r["timing"]:
+            key = (r["runner"], r["serializer"], r["dataset"], r["operation"])
+            timings[key].append(r["timing"])
+    return {
+        key[:3]
+        for key, t in timings.items()
+        # a not-steady cell has no figure for a tie-break to give back
+        if stats.processes_disagree(t) and all(x["warmup"].get("steady") is not False for x in t)
+    }
 
 
 def config_json(config: RunConfig) -> dict[str, Any]:

@@ -28,7 +28,7 @@ FAST_MODE_WIDTH = 0.25  # fast-mode slices: at most 25% above the fastest
 PRECISION_TARGET = 0.03  # a headline whose 95% CI half-width exceeds 3% is flagged
 OVERHEAD_FACTOR = 5.0  # an operation under 5x the no-op's time is flagged
 BOOTSTRAP = 1000  # hierarchical resamples for an interval
-PROCESS_AGREEMENT = 0.10  # fresh processes whose headlines differ by more: no single figure
+PROCESS_AGREEMENT = 0.10  # a process whose fastest slice is this close to the fastest agrees
 
 
 @dataclass
@@ -52,6 +52,7 @@ class Estimate:
     process_spread: float  # (max - min) / (max + min) of the per-process headlines
     process_min_ns: float  # per process its fastest slice: the lowest and the highest of those
     process_max_ns: float  # (one fast slice is enough, so a process is not blamed for a phase)
+    processes_agreeing: int  # processes whose fastest slice is within PROCESS_AGREEMENT of it
     per_message_ns: float
     alloc_bytes: float | None  # per operation, where the runner can tell
     alloc_count: float | None
@@ -71,13 +72,10 @@ class Estimate:
 
     @property
     def processes_disagree(self) -> bool:
-        """Fresh processes disagree by more than PROCESS_AGREEMENT: which figure a run shows
+        """No second fresh process confirms the fastest one: which figure a run shows then
         depends on its processes' luck (a JIT's choices, memory layout, the neighbours of
         the moment), so no re-run would confirm one number (docs/method.md)."""
-        return (
-            self.processes > 1
-            and self.process_max_ns > (1 + PROCESS_AGREEMENT) * self.process_min_ns
-        )
+        return self.processes > 1 and self.processes_agreeing < 2
 
     @property
     def has_figure(self) -> bool:
@@ -144,6 +142,20 @@ def hierarchical_ci(
     return float(lo), float(hi)
 
 
+def agreeing(fastest: list[float]) -> int:
+    """How many processes confirm the fastest: their fastest slice within PROCESS_AGREEMENT
+    of it (``fastest``: each process's fastest slice median)."""
+    low = min(fastest)
+    return sum(f <= (1 + PROCESS_AGREEMENT) * low for f in fastest)
+
+
+def processes_disagree(timings: list[dict[str, Any]]) -> bool:
+    """Estimate.processes_disagree without the rest of the estimate (the orchestrator asks
+    it of every cell to choose which get a tie-break process)."""
+    fastest = [float(slice_medians(t).min()) for t in timings if t and t.get("wall_ns")]
+    return len(fastest) > 1 and agreeing(fastest) < 2
+
+
 def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | None:
     """Estimate one operation from its samples, one timing dict per process."""
     timings = [t for t in timings if t and t.get("wall_ns")]
@@ -157,6 +169,7 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
     lo, hi = min(lo, head), max(hi, head)
     samples = np.sort(np.concatenate([_per_op(t, "wall_ns") for t in timings]))  # type: ignore[misc]
     heads = [float(np.median(fast_mode(x))) for x in per_process]
+    fastest = [float(x.min()) for x in per_process]
     cpu = [_per_op(t, "cpu_ns") for t in timings]
     cpu_head = None
     if all(c is not None for c in cpu):
@@ -196,8 +209,9 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
         slow_fraction=1 - len(fast) / len(pooled),
         fast_spread=float((q3 - q1) / head) if head else math.nan,
         process_spread=(max(heads) - min(heads)) / (max(heads) + min(heads)),
-        process_min_ns=float(min(x.min() for x in per_process)),
-        process_max_ns=float(max(x.min() for x in per_process)),
+        process_min_ns=min(fastest),
+        process_max_ns=max(fastest),
+        processes_agreeing=agreeing(fastest),
         per_message_ns=head / max(messages, 1),
         alloc_bytes=pooled_median(alloc),
         alloc_count=pooled_median(count),

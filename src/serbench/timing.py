@@ -22,13 +22,16 @@ class Timing:
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
     peak_alloc_max_ns: int  # ... unless one operation takes longer than this
     block_bytes: int  # a runner process holds at most about this many bytes of cells at once
+    # after the rounds, up to this many more fresh processes for the cells whose processes
+    # disagree (stats.processes_disagree): one that confirms the fastest gives a figure back
+    tiebreak_processes: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Timing:
-        return cls(**{k: raw[k] for k in cls.__dataclass_fields__})
+        return cls(**{k: raw[k] for k in cls.__dataclass_fields__ if k in raw})
 
     def with_processes(self, processes: int) -> Timing:
         return replace(self, processes=max(1, processes))
@@ -48,6 +51,7 @@ QUICK = Timing(
     peak_alloc=False,
     peak_alloc_max_ns=0,
     block_bytes=2 << 30,
+    tiebreak_processes=1,
 )
 STANDARD = Timing(
     min_sample_ns=1_000_000,
@@ -63,6 +67,7 @@ STANDARD = Timing(
     peak_alloc=True,
     peak_alloc_max_ns=300_000_000,
     block_bytes=2 << 30,
+    tiebreak_processes=1,
 )
 PROFILES = {"quick": QUICK, "standard": STANDARD, "full": STANDARD}
 
@@ -74,6 +79,7 @@ def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) ->
     return replace(
         STANDARD,
         processes=1,
+        tiebreak_processes=0,
         peak_alloc=False,
         min_sample_ns=sample_ns,
         slice_samples=samples,
