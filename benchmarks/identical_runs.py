@@ -10,7 +10,9 @@ any checkout; `--baseline-tree DIR` alternates every run with the same run of an
 checkout (its runners built), so that both versions face the same machine:
 
     .venv/bin/python benchmarks/identical_runs.py --runs 8 --baseline-tree /tmp/before
-Spread is half the range relative to the centre, ±(max - min) / (max + min); coverage counts
+Spread is half the range relative to the centre, ±(max - min) / (max + min), over every
+run's headline, and apart over the runs that show the cell as a number (not flagged
+`not-steady` or `processes-disagree`); coverage counts
 ordered pairs of runs (i, j), i != j, where run i's interval contains run j's headline (an
 honest 95% interval does so about 83% of the time: both headlines vary).
 """
@@ -88,6 +90,11 @@ def spread(values: list[float]) -> float:
     return (max(values) - min(values)) / (max(values) + min(values))
 
 
+def has_figure(est: dict[str, Any]) -> bool:
+    """The report shows a number for it (not `not-steady`, not `processes-disagree`)."""
+    return est.get("steady") is not False and not est.get("processes_disagree")
+
+
 def coverage(ests: list[dict[str, Any]]) -> tuple[int, int]:
     hits = pairs = 0
     for i, a in enumerate(ests):
@@ -108,6 +115,10 @@ def summarize(runs: list[dict[str, dict[str, Any]]]) -> list[dict[str, Any]]:
             if all(x.get(e) for x in ests):
                 row[e] = spread([x[e] for x in ests])
         row["coverage"] = coverage(ests)
+        shown = [x["headline_ns"] for x in ests if has_figure(x)]
+        row["shown"] = len(shown)
+        if len(shown) > 1:
+            row["shown_spread"] = spread(shown)
         row["half_width"] = max(
             (x["ci_high_ns"] - x["ci_low_ns"]) / 2 / x["headline_ns"] for x in ests
         )
@@ -117,23 +128,36 @@ def summarize(runs: list[dict[str, dict[str, Any]]]) -> list[dict[str, Any]]:
 
 def print_table(rows: list[dict[str, Any]], seconds: list[float]) -> None:
     present = [e for e in ESTIMATORS if any(e in r for r in rows)]
-    head = ["cell", *(e.removesuffix("_ns") for e in present), "widest CI", "coverage"]
+    head = [
+        "cell",
+        *(e.removesuffix("_ns") for e in present),
+        "widest CI",
+        "coverage",
+        "shown as a number",
+    ]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in rows:
         cov = r["coverage"]
         vals = [f"±{100 * r[e]:.1f}%" if e in r else "-" for e in present]
+        shown = f"{r['shown']} of {len(seconds)}"
+        if "shown_spread" in r:
+            shown += f", ±{100 * r['shown_spread']:.1f}%"
         print(
             f"| {r['cell']} | "
             + " | ".join(vals)
-            + f" | ±{100 * r['half_width']:.1f}% | {cov[0]} of {cov[1]} |"
+            + f" | ±{100 * r['half_width']:.1f}% | {cov[0]} of {cov[1]} | {shown} |"
         )
     worst = max(r["headline_ns"] for r in rows)
     hits = sum(r["coverage"][0] for r in rows)
     pairs = sum(r["coverage"][1] for r in rows)
+    shown = sum(r["shown"] for r in rows)
+    worst_shown = max((r["shown_spread"] for r in rows if "shown_spread" in r), default=0.0)
     print(
         f"\nworst headline spread ±{100 * worst:.1f}%; coverage {hits}/{pairs} "
         f"({100 * hits / pairs:.0f}%); run wall time {min(seconds):.0f}-{max(seconds):.0f} s"
+        f"\nshown as a number {shown}/{len(rows) * len(seconds)}; worst spread of the numbers"
+        f" shown ±{100 * worst_shown:.1f}%"
     )
 
 

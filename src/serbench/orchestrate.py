@@ -258,15 +258,22 @@ def execute(
         return  # counts are deterministic: processes agree or a runner is broken
     for extra in range(timing.tiebreak_processes):
         process = timing.processes + extra
+        # the whole block of a runner and dataset, not the disagreeing cells alone: a JIT
+        # compiles a cell differently without the neighbours it had in the rounds
+        blocks_to_redo = {(runner, dataset) for runner, _, dataset in disagreeing(store, run_id)}
         cells = [
-            Cell(runner, serializer, dataset, process)
-            for runner, serializer, dataset in sorted(disagreeing(store, run_id))
-            if not {CellKey(runner, serializer, dataset, op, process) for op in ops} <= done
+            Cell(c.runner, c.serializer, c.dataset, process)
+            for c in the_plan.cells
+            if c.process == 0
+            and (c.runner, c.dataset) in blocks_to_redo
+            and not {CellKey(c.runner, c.serializer, c.dataset, op, process) for op in ops} <= done
         ]
         if not cells:
             break
         more = len(cells) * len(ops)
-        progress(f"tie-break: {len(cells)} cells whose processes disagree", 0, more)
+        progress(
+            f"tie-break: {len(blocks_to_redo)} blocks with cells whose processes disagree", 0, more
+        )
         run_blocks(cells)
 
 

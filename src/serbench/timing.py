@@ -22,8 +22,9 @@ class Timing:
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
     peak_alloc_max_ns: int  # ... unless one operation takes longer than this
     block_bytes: int  # a runner process holds at most about this many bytes of cells at once
-    # after the rounds, up to this many more fresh processes for the cells whose processes
-    # disagree (stats.processes_disagree): one that confirms the fastest gives a figure back
+    # after the rounds, up to this many more fresh processes for each runner and dataset
+    # where a cell's processes disagree (stats.processes_disagree): one that confirms the
+    # fastest gives the cell a figure back
     tiebreak_processes: int = 0
 
     def as_dict(self) -> dict[str, Any]:
