@@ -170,7 +170,16 @@ def test_run_killed_resumed_listed_and_reported_like_sqlite(
     ops = config.operations
     expected = {c.key(op) for c in plan.cells for op in ops}
     expected |= {c.key(op) for c, _ in plan.not_applicable for op in ops}
-    assert store.done_keys(1) == expected
+    done = store.done_keys(1)
+    assert expected <= done
+    # besides: a tie-break process where some cell's two processes disagreed, with every
+    # cell of the block (as test_orchestrate's resume test)
+    assert done - expected == {
+        CellKey("python", c.serializer, c.dataset, op, 2)
+        for c in plan.cells
+        if c.process == 0 and (done - expected)
+        for op in ops
+    }
     assert store.run(1)["status"] == "finished"
 
     listed = subprocess.run(
