@@ -39,16 +39,16 @@ class Timing:
 
 
 QUICK = Timing(
-    min_sample_ns=500_000,
+    min_sample_ns=1_000_000,
     slice_samples=3,
-    slices=3,
+    slices=5,
     min_slices=2,
     max_measure_ns=50_000_000,
     processes=2,
     warmup_window=3,
     warmup_tolerance=0.03,
     warmup_max_ns=1_000_000_000,
-    jit_warmup_min_ns=60_000_000,
+    jit_warmup_min_ns=250_000_000,
     peak_alloc=False,
     peak_alloc_max_ns=0,
     block_bytes=2 << 30,
