@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,20 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SERBENCH_HOME", str(home))
     monkeypatch.setenv("SERBENCH_DB", str(home / "results.sqlite"))
     return home
+
+
+def assert_resumed_run_complete(done: set[Any], plan: Any, ops: list[str]) -> None:
+    """A resumed run's stored keys: every planned cell operation, and besides only whole
+    tie-break blocks (every round-0 cell of a dataset again, as process `processes`) for
+    the datasets where some cell's processes disagreed."""
+    expected = {c.key(op) for c in plan.cells for op in ops}
+    expected |= {c.key(op) for c, _ in plan.not_applicable for op in ops}
+    assert expected <= done
+    redone = {k.dataset for k in done - expected}
+    processes = 1 + max(c.process for c in plan.cells)
+    assert done - expected == {
+        replace(c.key(op), process=processes)
+        for c in plan.cells
+        if c.process == 0 and c.dataset in redone
+        for op in ops
+    }

@@ -12,10 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import assert_resumed_run_complete
 
 from serbench import datasets, orchestrate, report
 from serbench.runners import PYTHON, RunnerSpec
-from serbench.store import CellKey, Store
+from serbench.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FAKE_BASE_NS = 2_000_000  # fake_runner.BASE_NS: a flat serializer's time per iteration
@@ -187,20 +188,7 @@ def test_sigkill_loses_nothing_and_resume_finishes(state: Path) -> None:
         _quick(runners=["python"], datasets=["android-users", "one-mb-dict"]),
         {"python": PYTHON},
     )
-    ops = ["encode", "decode"]
-    expected = {c.key(op) for c in plan.cells for op in ops}
-    expected |= {c.key(op) for c, _ in plan.not_applicable for op in ops}
-    done = store.done_keys(1)
-    assert expected <= done
-    # besides: a tie-break process for each dataset where some cell's two processes
-    # disagreed, with every cell that ran there in the rounds
-    redone = {k.dataset for k in done - expected}
-    assert done - expected == {
-        CellKey("python", c.serializer, c.dataset, op, 2)
-        for c in plan.cells
-        if c.process == 0 and c.dataset in redone
-        for op in ops
-    }
+    assert_resumed_run_complete(store.done_keys(1), plan, ["encode", "decode"])
     assert store.run(1)["status"] == "finished"
 
 

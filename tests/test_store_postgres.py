@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import assert_resumed_run_complete
 from sqlalchemy import func, insert, select
 
 from serbench import orchestrate
@@ -167,19 +168,7 @@ def test_run_killed_resumed_listed_and_reported_like_sqlite(
     assert len(keys) == len(set(keys)), "a resumed cell was stored twice"
     assert set(before) <= set(after), "a result stored before the kill was lost or changed"
     plan = orchestrate.plan(config, {"python": PYTHON})
-    ops = config.operations
-    expected = {c.key(op) for c in plan.cells for op in ops}
-    expected |= {c.key(op) for c, _ in plan.not_applicable for op in ops}
-    done = store.done_keys(1)
-    assert expected <= done
-    # besides: a tie-break process where some cell's two processes disagreed, with every
-    # cell of the block (as test_orchestrate's resume test)
-    assert done - expected == {
-        CellKey("python", c.serializer, c.dataset, op, 2)
-        for c in plan.cells
-        if c.process == 0 and (done - expected)
-        for op in ops
-    }
+    assert_resumed_run_complete(store.done_keys(1), plan, config.operations)
     assert store.run(1)["status"] == "finished"
 
     listed = subprocess.run(
