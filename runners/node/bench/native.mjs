@@ -12,9 +12,8 @@
 //   serializers' cells on the same dataset as well (those that do not apply are skipped, as
 //   the runner skips them), warms every cell, then takes S slices of K / S samples of the
 //   cell; before each slice every neighbour runs for about MS in a shuffled order, as the
-//   orchestrator interleaves the cells of a block. Each slice starts, like each of the
-//   runner's `sample` commands, after a young-generation collection (mitata's `gc` hook,
-//   which it calls once before its samples; before tinybench's run).
+//   orchestrator interleaves the cells of a block. Like the runner's `sample` commands,
+//   a slice starts with no collection (mitata's own full one before its samples is off).
 // Prints {"per_op_ns": [...]} on stdout.
 import { parseArgs } from "node:util";
 import { measure } from "mitata";
@@ -36,7 +35,6 @@ const [tool, ser, name, data, operation, iterationsArg] = positionals;
 const iterations = Number(iterationsArg);
 const equal = opts.samples === undefined ? null : Number(opts.samples);
 const WARMUP_MS = 250; // serbench's standard JIT minimum
-const settle = () => globalThis.gc({ type: "minor" });
 const ds = resolveDataset({ name, kind: "builtin", data });
 
 /** The cell's operation as the runner prepares it, or null where the runner skips it. */
@@ -69,8 +67,8 @@ const neighbours = opts.neighbours
   .map(prepare)
   .filter((o) => o !== null);
 
-/** mitata: `samples` batches of `iterations` calls; per-operation times. */
-async function mitata(samples, gc) {
+/** mitata: `samples` batches of `iterations` calls, after its own full collection if ownGc. */
+async function mitata(samples, ownGc) {
   const budget =
     samples === null
       ? { min_samples: 40, min_cpu_time: 400e6 }
@@ -78,7 +76,7 @@ async function mitata(samples, gc) {
   const stats = await measure(() => (sink.v = op()), {
     batch_samples: iterations, // with batch_unroll 1: exactly this many calls per batch
     batch_unroll: 1,
-    ...(gc ? { gc } : {}),
+    ...(ownGc ? {} : { gc: false }),
     ...budget,
   });
   return stats.samples;
@@ -106,7 +104,7 @@ if (neighbours.length === 0) {
   if (tool === "mitata") {
     // few samples measure cold code unless warmed first
     if (equal) await measure(() => (sink.v = op()), { min_cpu_time: WARMUP_MS * 1e6 });
-    perOp = await mitata(equal, null);
+    perOp = await mitata(equal, true);
   } else perOp = await tinybench(equal, WARMUP_MS);
 } else {
   const slices = Number(opts.slices);
@@ -118,15 +116,9 @@ if (neighbours.length === 0) {
       const j = Math.floor(Math.random() * (i + 1));
       [others[i], others[j]] = [others[j], others[i]];
     }
-    for (const c of others) {
-      settle();
-      runFor(c.op, Number(opts["neighbour-slice-ms"]), c.sink);
-    }
-    if (tool === "mitata") perOp.push(...(await mitata(perSlice, settle)));
-    else {
-      settle();
-      perOp.push(...(await tinybench(perSlice, 0)));
-    }
+    for (const c of others) runFor(c.op, Number(opts["neighbour-slice-ms"]), c.sink);
+    if (tool === "mitata") perOp.push(...(await mitata(perSlice, false)));
+    else perOp.push(...(await tinybench(perSlice, 0)));
   }
 }
 process.stdout.write(JSON.stringify({ per_op_ns: perOp }) + "\n");

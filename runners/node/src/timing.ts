@@ -32,19 +32,6 @@ function observeGc(): void {
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Collect = (options?: { type: "major" | "minor" }) => void;
-const collect = (globalThis as { gc?: Collect }).gc;
-
-/**
- * Before a command's first sample, outside timing: collect the young generation, so that
- * the previous command's garbage (another cell's, when the orchestrator interleaves cells)
- * is not scavenged inside this cell's samples (protocol section 4, `sample`). A full
- * collection would cost tens of milliseconds per slice with every cell's data held.
- */
-function settleYoungGeneration(): void {
-  collect?.({ type: "minor" });
-}
-
 export interface SampleFields {
   iterations: number;
   wall_ns: number[];
@@ -63,7 +50,6 @@ export async function takeSamples(
   samples: number,
 ): Promise<SampleFields> {
   observeGc();
-  settleYoungGeneration();
   await tick(); // deliver GC entries from before this command, then forget them
   gcEntries.length = 0;
   const wall: number[] = [];
@@ -113,7 +99,8 @@ export async function takeSamples(
  * and every value just before a collection (v8.GCProfiler reports those).
  */
 export function peakAlloc(op: Op): number {
-  collect?.();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) gc();
   const level = (h: { used_heap_size: number; external_memory: number }) =>
     h.used_heap_size + h.external_memory;
   const profiler = new GCProfiler();
