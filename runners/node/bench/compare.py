@@ -74,6 +74,7 @@ def native_raw(
 ) -> list[float]:
     ser, ds, _scale, op = cell
     args = [tool, ser, ds, path, op, str(sb.iterations)]
+    args += ["--warmup-ms", str(TIMING.jit_warmup_min_ns / 1e6)]
     if neighbours:
         args += ["--neighbours", ",".join(neighbours), "--slices", str(sb.slices)]
         args += ["--neighbour-slice-ms", str(NEIGHBOUR_SLICE_MS)]

@@ -1,16 +1,16 @@
 // One cell timed by a native JavaScript harness, in a fresh process, on the same prepared
 // operation the runner times (prepareCell: the same codec, the same per-cell code).
 // Usage: node --expose-gc bench/native.mjs TOOL SERIALIZER DATASET DATA_FILE OPERATION ITERATIONS
-//          [--samples K] [--neighbours A,B,... --slices S --neighbour-slice-ms MS]
+//          [--samples K] [--warmup-ms W] [--neighbours A,B,... --slices S --neighbour-slice-ms MS]
 //   TOOL = mitata:    mitata's measure() with batches of ITERATIONS calls (clock read at
 //                     batch boundaries, as serbench does); raw value = batch time / ITERATIONS
 //   TOOL = tinybench: tinybench's Bench, one clock pair per call; raw value = call time
 // Alone (no --neighbours): the tool's own default time, or with --samples as much as
 //   serbench measured (mitata: K batches; tinybench: K x ITERATIONS calls) after a warm-up
-//   as long as serbench's JIT minimum.
+//   of W ms (bench/compare.py passes serbench's JIT minimum).
 // --neighbours: the process is in the state a serbench run measures in. It prepares these
 //   serializers' cells on the same dataset as well (those that do not apply are skipped, as
-//   the runner skips them), warms every cell, then takes S slices of K / S samples of the
+//   the runner skips them), warms every cell for W ms, then takes S slices of K / S samples of the
 //   cell; before each slice every neighbour runs for about MS in a shuffled order, as the
 //   orchestrator interleaves the cells of a block. Like the runner's `sample` commands,
 //   a slice starts with no collection (mitata's own full one before its samples is off).
@@ -26,6 +26,7 @@ const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     samples: { type: "string" },
+    "warmup-ms": { type: "string", default: "250" },
     neighbours: { type: "string", default: "" },
     slices: { type: "string", default: "10" },
     "neighbour-slice-ms": { type: "string", default: "3" },
@@ -34,7 +35,7 @@ const { values: opts, positionals } = parseArgs({
 const [tool, ser, name, data, operation, iterationsArg] = positionals;
 const iterations = Number(iterationsArg);
 const equal = opts.samples === undefined ? null : Number(opts.samples);
-const WARMUP_MS = 250; // serbench's standard JIT minimum
+const warmupMs = Number(opts["warmup-ms"]);
 const ds = resolveDataset({ name, kind: "builtin", data });
 
 /** The cell's operation as the runner prepares it, or null where the runner skips it. */
@@ -83,13 +84,11 @@ async function mitata(samples, ownGc) {
 }
 
 /** tinybench: `samples` x `iterations` calls (or its own time), one clock pair per call. */
-async function tinybench(samples, warmupMs) {
+async function tinybench(samples, warmup) {
   const budget =
     samples === null
       ? { time: 400, warmupTime: 200 }
-      : warmupMs === 0
-        ? { time: 0, iterations: samples * iterations, warmup: false }
-        : { time: 0, iterations: samples * iterations, warmupTime: warmupMs };
+      : { time: 0, iterations: samples * iterations, warmup: warmup > 0, warmupTime: warmup };
   const bench = new Bench({ ...budget, retainSamples: true });
   bench.add(`${ser} ${operation} ${name}`, () => {
     sink.v = op();
@@ -103,14 +102,15 @@ if (tool !== "mitata" && tool !== "tinybench") throw new Error(`unknown tool ${t
 if (neighbours.length === 0) {
   if (tool === "mitata") {
     // few samples measure cold code unless warmed first
-    if (equal) await measure(() => (sink.v = op()), { min_cpu_time: WARMUP_MS * 1e6 });
+    if (equal) await measure(() => (sink.v = op()), { min_cpu_time: warmupMs * 1e6 });
     perOp = await mitata(equal, true);
-  } else perOp = await tinybench(equal, WARMUP_MS);
+  } else perOp = await tinybench(equal, warmupMs);
 } else {
+  if (equal === null) throw new Error("--neighbours needs --samples (serbench's count)");
   const slices = Number(opts.slices);
-  const perSlice = Math.max(1, Math.round((equal ?? 3 * slices) / slices));
+  const perSlice = Math.max(1, Math.round(equal / slices));
   const others = neighbours.map((o) => ({ op: o, sink: { v: undefined } }));
-  for (const c of [{ op, sink }, ...others]) runFor(c.op, WARMUP_MS, c.sink);
+  for (const c of [{ op, sink }, ...others]) runFor(c.op, warmupMs, c.sink);
   for (let s = 0; s < slices; s++) {
     for (let i = others.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
