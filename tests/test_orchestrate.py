@@ -35,10 +35,15 @@ def _quick(**fields: object) -> orchestrate.RunConfig:
     return config
 
 
-def _run(config: orchestrate.RunConfig, store: Store) -> int:
-    the_plan = orchestrate.plan(config, {"fake": FAKE})
+def _run(
+    config: orchestrate.RunConfig,
+    store: Store,
+    slow_share: float | None = None,
+    spec: RunnerSpec = FAKE,
+) -> int:
+    the_plan = orchestrate.plan(config, {"fake": spec})
     run_id = store.new_run(orchestrate.config_json(config), {})
-    orchestrate.execute(config, the_plan, store, run_id, lambda *_: None)
+    orchestrate.execute(config, the_plan, store, run_id, lambda *_: None, None, slow_share)
     return run_id
 
 
@@ -46,10 +51,10 @@ def _run(config: orchestrate.RunConfig, store: Store) -> int:
 def test_faults_are_recorded_and_the_run_goes_on(state: Path, processes: int) -> None:
     store = Store(state / "r.sqlite")
     config = _quick(datasets=["android-users"], cell_timeout=3.0)
-    config.timing = config.profile.with_processes(processes).as_dict()
+    config.timing = {**config.profile.with_processes(processes).as_dict(), "tiebreak_processes": 0}
     run_id = _run(config, store)
     got = {(r["serializer"], r["operation"], r["process"]): r for r in store.results(run_id)}
-    assert len(got) == 10 * 2 * processes
+    assert len(got) == 11 * 2 * processes
     for p in range(processes):
         assert got[("good", "encode", p)]["status"] == "ok"
         assert got[("noop", "decode", p)]["status"] == "ok"
@@ -119,6 +124,77 @@ def test_a_tiebreak_process_confirms_the_fastest_or_the_cell_stays_flagged(
     else:
         assert "processes-disagree" in rows["lucky"].flags
         assert report.fmt_est(lucky).startswith("varies ")
+
+
+def test_sampling_goes_on_until_the_fast_mode_is_confirmed(state: Path) -> None:
+    """phasey's machine is slow (2x) 80% of the time: a fixed five slices would all be slow
+    in a third of the processes; sequential sampling takes slices until the fast mode is
+    confirmed and they are enough for the slow share the probe read."""
+    store = Store(state / "p.sqlite")
+    config = _quick(datasets=["android-users"], serializers=["phasey", "good"])
+    # the fake's operations take 2 ms: the time budget alone would end them first
+    config.timing = {**config.timing, "max_measure_ns": 10**12}
+    run_id = _run(config, store, slow_share=0.8)
+    timing = {
+        (r["serializer"], r["operation"], r["process"]): json.loads(r["timing"])
+        for r in store.results(run_id)
+    }
+    t = config.profile
+    for (name, _, _), got in timing.items():
+        assert got["confirmed"] is True
+        fastest = min(got["wall_ns"]) / got["iterations"]
+        assert fastest == pytest.approx(FAKE_BASE_NS, rel=0.01), name
+    phasey = [v for k, v in timing.items() if k[0] == "phasey"]
+    # the first operations to finish need log(0.02) / log(0.8) = 18 slices; the slow share
+    # then learnt from good's flat slices lowers what later ones need
+    assert max(len(v["slice_sizes"]) for v in phasey) >= 18
+    assert all(len(v["slice_sizes"]) <= t.max_slices for v in phasey)
+    rows = {r.serializer: r for r in report.build(store, run_id).tables["android-users"]}
+    for op in ("encode", "decode"):
+        est = rows["phasey"].ops[op]
+        assert est.has_figure and est.headline_ns == pytest.approx(FAKE_BASE_NS, rel=0.01)
+
+
+def test_a_budget_cuts_sampling_short_and_says_so(state: Path) -> None:
+    store = Store(state / "b.sqlite")
+    config = _quick(datasets=["android-users"], serializers=["phasey", "good"])
+    config.budget_s = 0.001  # spent before the first slice
+    run_id = _run(config, store, slow_share=0.8)
+    t = config.profile
+    results = [json.loads(r["timing"]) for r in store.results(run_id)]
+    assert results and all(len(x["slice_sizes"]) == t.min_slices for x in results)
+    assert not any(x["confirmed"] for x in results)  # too few slices for that slow share
+    rows = {r.serializer: r for r in report.build(store, run_id).tables["android-users"]}
+    assert "unconfirmed" in rows["phasey"].flags
+
+
+def test_a_precision_target_raises_the_caps_and_is_recorded() -> None:
+    config = _quick()
+    config.with_precision(0.01)
+    t = config.profile
+    assert t.precision == 0.01
+    assert (
+        t.max_slices
+        == orchestrate.PRECISION_CAP * orchestrate.RunConfig.for_scale("quick").profile.max_slices
+    )
+
+
+@pytest.mark.parametrize("jit", [None, "once", "tiered"])
+def test_warm_up_follows_the_runtime(state: Path, jit: str | None) -> None:
+    """Compiled once or ahead of time: the steady-state test alone; a tiered JIT also waits
+    for its invocation counts (or the time they take)."""
+    store = Store(state / f"j{jit}.sqlite")
+    config = _quick(datasets=["android-users"], serializers=["good"])
+    spec = RunnerSpec(**{**FAKE.__dict__, "jit": jit})
+    run_id = _run(config, store, spec=spec)
+    warm = [json.loads(r["timing"])["warmup"] for r in store.results(run_id)]
+    t = config.profile
+    for w in warm:
+        assert w["steady"] is True
+        if jit == "tiered":
+            assert w["operations"] >= t.jit_min_invocations or w["wall_ns"] >= t.jit_warmup_min_ns
+        else:
+            assert w["slices"] == 2 * t.warmup_window
 
 
 def test_unknown_names_list_valid_ones() -> None:

@@ -97,7 +97,12 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config.serializers = ["noop", "good", "crash"]
     config.cell_timeout = 3.0
     the_plan = orchestrate.plan(config, {"fake": FAKE})
-    env = {"cpu_model": "Test CPU", "cpu_count": 2, "git_commit": "0123456789abcdef"}
+    env = {
+        "cpu_model": "Test CPU",
+        "cpu_count": 2,
+        "git_commit": "0123456789abcdef",
+        "noise": {"expected_spread": 0.012},  # a quiet probe; drifty contradicts it
+    }
     run_id = store.new_run(orchestrate.config_json(config), env)
     for name, d in the_plan.describes.items():
         store.save_serializers(run_id, name, d)
@@ -237,12 +242,21 @@ def test_a_cell_that_is_not_steady_has_no_number_and_no_bar(view: Watched) -> No
     assert "not-steady" in view.cell("beta/drifty", "notes")
     bars = view.page.evaluate(
         "() => document.getElementById('chart-time').data"
-        ".filter(t => !t.xaxis).map(t => [t.name, t.y, t.x])"
+        ".filter(t => !t.xaxis).map(t => [t.name, t.y, t.x, t.base || null])"
     )
-    by_op = {op: dict(zip(y, x, strict=True)) for op, y, x in bars}
-    assert by_op["encode"]["beta/drifty (no single figure)"] is None
-    assert by_op["decode"]["beta/drifty (no single figure)"] == pytest.approx(0.5)
-    assert by_op["encode"]["beta/fast"] == pytest.approx(1.0)
+    by_op = {op: dict(zip(y, x, strict=True)) for op, y, x, _ in bars}
+    drifty = "beta/drifty (no single figure)"
+    assert by_op["encode"][drifty] is None
+    assert by_op["decode"][drifty] == pytest.approx(500_000)  # ns
+    assert by_op["encode"]["beta/fast"] == pytest.approx(1_000_000)
+    # its range instead: a bar from the range's low end, not from zero
+    base = next(dict(zip(y, b, strict=True)) for op, y, _, b in bars if op == "encode, range")
+    assert base[drifty] == pytest.approx(500_000, rel=0.05)
+    assert by_op["encode, range"][drifty] is not None  # 0 here: its slices are all alike
+    assert by_op["encode, range"]["beta/fast"] is None
+    # beta/fast is zero-copy: its decode is an access, not among the decode bars
+    assert by_op["decode"]["beta/fast"] is None
+    assert by_op["access"]["beta/fast"] == pytest.approx(1_000_000)
 
 
 def test_a_link_opens_its_dataset(browser: Any, page_file: Path) -> None:
@@ -253,7 +267,13 @@ def test_a_link_opens_its_dataset(browser: Any, page_file: Path) -> None:
     page.close()
 
 
-def test_charts_start_at_zero_and_every_dataset_is_shown(view: Watched) -> None:
+def test_header_reports_cells_without_a_figure_not_the_noise_promise(view: Watched) -> None:
+    facts = view.page.locator("#facts").inner_text()
+    assert "1 of 7 rows: not steady" in facts  # drifty's encode: 1 of 14 cell operations
+    assert "±1.2%" not in facts and "expected" not in facts
+
+
+def test_charts_time_on_a_log_axis_and_every_dataset_is_shown(view: Watched) -> None:
     if ARTEFACTS.exists():
         shutil.rmtree(ARTEFACTS)
     ARTEFACTS.mkdir(parents=True)
@@ -268,11 +288,12 @@ def test_charts_start_at_zero_and_every_dataset_is_shown(view: Watched) -> None:
         charted = view.page.locator("#chart-time").is_visible()
         assert charted == (name != "log-records")  # all n/a there: nothing to chart
         if charted:
-            ranges = view.page.evaluate(
+            axes = view.page.evaluate(
                 "() => { const l = document.getElementById('chart-time')._fullLayout;"
-                " return [l.xaxis.range[0], l.xaxis2.range[0]]; }"
+                " return [l.xaxis.type, l.xaxis.ticktext, l.xaxis2.type, l.xaxis2.range[0]]; }"
             )
-            assert ranges == [0, 0]
+            assert axes[0] == "log" and all(t.endswith(("ns", "µs", "ms")) for t in axes[1])
+            assert axes[2:] == ["linear", 0]  # sizes within 100x of each other: linear
         shot = ARTEFACTS / (re.sub(r"[^\w.-]+", "_", name).strip("_") + ".png")
         view.page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000

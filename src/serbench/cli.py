@@ -53,6 +53,41 @@ DbOption = Annotated[
 ]
 
 
+def _positive(value: float | None) -> float | None:
+    """An option's check that it is > 0, when parsed (typer's min= is a closed bound)."""
+    if value is not None and value <= 0:
+        raise typer.BadParameter("Input should be greater than 0")
+    return value
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
+
+
+def _duration(value: str | None) -> float | None:
+    """--budget: 90s, 10m, 1.5h or plain seconds, > 0."""
+    if value is None:
+        return None
+    match = _DURATION.match(value)
+    if not match or float(match[1]) <= 0:
+        raise typer.BadParameter(f"{value!r} is not a time: give e.g. 90s, 10m or 1.5h")
+    return float(match[1]) * _UNIT_SECONDS[match[2] or "s"]
+
+
+def _fraction(value: str | None) -> float | None:
+    """--precision: 2% or 0.02, between 0 and 50%."""
+    if value is None:
+        return None
+    text = value.strip()
+    try:
+        number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+    except ValueError:
+        number = -1.0
+    if not 0 < number <= 0.5:
+        raise typer.BadParameter(f"{value!r} is not a precision: give e.g. 2% or 0.02")
+    return number
+
+
 def _store(db: str | None) -> Store:
     try:
         return Store(db or default_db())
@@ -110,7 +145,8 @@ TypesOption = Annotated[
     Path | None, typer.Option("--types", help="a types.json to use instead of inferring one")
 ]
 SampleOption = Annotated[
-    int | None, typer.Option("--sample", help="keep N records (evenly spaced, deterministic)")
+    int | None,
+    typer.Option("--sample", min=1, help="keep N records (evenly spaced, deterministic)"),
 ]
 
 
@@ -230,7 +266,9 @@ def _run(config: orchestrate.RunConfig, store: Store, run_id: int | None) -> int
             total += more  # tie-break processes, decided as the run goes
             progress.update(task, advance=n, total=total, description=description)
 
-        orchestrate.execute(config, the_plan, store, run_id, advance, done)
+        probe = (store.run(run_id) or {}).get("environment")
+        slow = (json.loads(probe).get("noise") or {}).get("slow_share") if probe else None
+        orchestrate.execute(config, the_plan, store, run_id, advance, done, slow)
         progress.update(task, completed=total, description="done")
     store.finish_run(run_id)
     return run_id
@@ -266,15 +304,17 @@ def run_cmd(
     ] = False,
     processes: Annotated[
         int | None,
-        typer.Option(help="fresh processes (rounds) per cell; default: quick 2, standard 3"),
+        typer.Option(min=1, help="fresh processes (rounds) per cell; default: quick 2, standard 3"),
     ] = None,
     profile: Annotated[
         str | None,
         typer.Option(help="timing profile, quick or standard; default: the scale's own"),
     ] = None,
-    timeout: Annotated[float | None, typer.Option(help="seconds a cell may go silent")] = None,
+    timeout: Annotated[
+        float | None, typer.Option(callback=_positive, help="seconds a cell may go silent")
+    ] = None,
     resume: Annotated[bool, typer.Option(help="finish the latest (or --run) run")] = False,
-    run: Annotated[int | None, typer.Option("--run", help="run id for --resume")] = None,
+    run: Annotated[int | None, typer.Option("--run", min=1, help="run id for --resume")] = None,
     report_path: Annotated[
         Path | None, typer.Option("--report", help="write a Markdown report")
     ] = None,
@@ -287,6 +327,24 @@ def run_cmd(
     as_: AsOption = None,
     types: TypesOption = None,
     sample: SampleOption = None,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            parser=_duration,
+            metavar="TIME",
+            help="fit the run into TIME (90s, 10m, 1.5h): each block measures for its share "
+            "of the time left; what every cell reached is in the summary",
+        ),
+    ] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option(
+            parser=_fraction,
+            metavar="PCT",
+            help="sample every cell until its fast mode's 95% interval is within PCT (2% or "
+            "0.02) of it, within 4x the profile's slices and time",
+        ),
+    ] = None,
     measure: Annotated[
         str,
         typer.Option(
@@ -326,6 +384,9 @@ def run_cmd(
         config.operations = list(dict.fromkeys(ops))
         if timeout:
             config.cell_timeout = timeout
+        config.budget_s = budget
+        if precision:
+            config.with_precision(precision)
         try:
             instructions.check(measure, config.runners)
         except instructions.Refused as exc:
@@ -341,7 +402,7 @@ def run_cmd(
 
 @app.command("report")
 def report_cmd(
-    run: Annotated[int | None, typer.Argument(help="run id (default: the latest)")] = None,
+    run: Annotated[int | None, typer.Argument(min=1, help="run id (default: the latest)")] = None,
     fmt: Annotated[
         str,
         typer.Option("--format", "-f", help="table, md, html, json, bencher or benchstat"),
@@ -379,7 +440,9 @@ def compare_cmd(
     b: Annotated[str, typer.Argument(help="B: run id, baseline name or latest")] = "latest",
     fail_above: Annotated[
         float | None,
-        typer.Option(help="exit 1 if a cell of B is significantly slower by more than PCT %"),
+        typer.Option(
+            min=0, help="exit 1 if a cell of B is significantly slower by more than PCT %"
+        ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, md or json")] = "table",
     db: DbOption = None,
@@ -402,7 +465,7 @@ app.add_typer(baseline_app, name="baseline")
 @baseline_app.command("save")
 def baseline_save(
     name: Annotated[str, typer.Argument(help="the baseline's name, e.g. main")],
-    run: Annotated[int | None, typer.Argument(help="run id (default: the latest)")] = None,
+    run: Annotated[int | None, typer.Argument(min=1, help="run id (default: the latest)")] = None,
     db: DbOption = None,
 ) -> None:
     """Name a stored run, to compare later runs against it: `serbench compare NAME`."""
@@ -424,7 +487,7 @@ def baseline_list() -> None:
 @app.command("reference")
 def reference_cmd(
     scenario: Annotated[str, typer.Argument(help="S1, S2, S3, S4 or S5")],
-    run: Annotated[int | None, typer.Option("--run", help="use this run's results")] = None,
+    run: Annotated[int | None, typer.Option("--run", min=1, help="use this run's results")] = None,
     full: Annotated[
         bool, typer.Option(help="measure at the seeds' sizes when a run is needed")
     ] = False,
@@ -477,7 +540,7 @@ def transport_cmd(
             "serializer of every runner with the transport capability, to itself",
         ),
     ] = None,
-    repetitions: Annotated[int, typer.Option(help="timed frames (the seed used 5)")] = 20,
+    repetitions: Annotated[int, typer.Option(min=1, help="timed frames (the seed used 5)")] = 20,
     scale: Annotated[str, typer.Option(help="dataset scale")] = "standard",
     db: DbOption = None,
 ) -> None:
@@ -556,7 +619,9 @@ def crosscheck_cmd(
 
 @app.command("noise")
 def noise_cmd(
-    seconds: Annotated[float, typer.Option(help="how long to watch the machine")] = 15.0,
+    seconds: Annotated[
+        float, typer.Option(callback=_positive, help="how long to watch the machine")
+    ] = 15.0,
 ) -> None:
     """This machine's noise now: fast and slow phases, their length, each runtime's cost of a
     timed sample, and the precision a standard run can expect."""

@@ -94,6 +94,10 @@ def _unusable(row: Row | None, e: Estimate | None) -> str:
         return row.status + (f": {row.detail}" if row.detail else "")
     if e is not None and e.steady is False:
         return "not-steady"
+    if e is not None and e.processes_disagree:
+        return "processes-disagree (a range, no single figure)"
+    if e is not None and e.unconfirmed:
+        return "unconfirmed (a range, no single figure)"
     return ""
 
 

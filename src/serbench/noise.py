@@ -12,8 +12,9 @@ import numpy as np
 
 from serbench import datasets, runners
 from serbench.runners import RunnerSpec, RunnerUnavailable
+from serbench.schedule import SlowShare
 from serbench.session import RunnerSession, SessionFault
-from serbench.stats import FAST_MODE_WIDTH, fast_mode
+from serbench.stats import FAST_MODE_WIDTH, fast_mode, fast_mode_confirmed
 from serbench.timing import STANDARD
 
 PROBE = ("msgpack", "android-users", "encode")  # a real serializer every machine has
@@ -67,12 +68,24 @@ def _phases(at: np.ndarray, slow: np.ndarray) -> list[float]:
 
 def replayed_spread(per_op: np.ndarray, rng: np.random.Generator, runs: int = 200) -> float:
     """The headline spread of a standard run if its slices fell at random times of this
-    series: processes x slices drawn at random, the slice fast-mode median, ±half range."""
+    series: each process draws slices as the scheduler does (until its fast mode is
+    confirmed and the slices are enough for this series' slow share, at most max_slices),
+    then the pooled fast-mode median; ±half range of the middle 95%."""
     t = STANDARD
+    share = float((per_op > per_op.min() * (1 + FAST_MODE_WIDTH)).mean())
+    needed = max(t.min_slices, SlowShare(prior=share).slices_needed(t.miss_probability))
     heads = []
     for _ in range(runs):
-        picks = rng.integers(0, len(per_op), t.processes * t.slices)
-        heads.append(float(np.median(fast_mode(per_op[picks]))))
+        pooled: list[float] = []
+        for _ in range(t.processes):
+            drawn: list[float] = []
+            while len(drawn) < t.max_slices:
+                drawn.append(float(per_op[rng.integers(0, len(per_op))]))
+                confirmed = fast_mode_confirmed(drawn, t.confirm_slices, t.confirm_tolerance)
+                if len(drawn) >= needed and confirmed:
+                    break
+            pooled += drawn
+        heads.append(float(np.median(fast_mode(np.asarray(pooled)))))
     lo, hi = np.percentile(heads, [2.5, 97.5])
     return float((hi - lo) / (hi + lo))
 

@@ -12,13 +12,13 @@ import fnmatch
 import random
 import time
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
 
 from serbench import datasets, instructions, stats, userdata
 from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, RunnerUnavailable, describe, discover
-from serbench.schedule import Block, Cell
+from serbench.schedule import Block, Cell, SlowShare
 from serbench.store import CellKey, Store, decode_json
 from serbench.timing import PROFILES, Timing
 
@@ -34,6 +34,7 @@ class RunConfig:
     timing: dict[str, Any] = field(default_factory=lambda: PROFILES["standard"].as_dict())
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1 << 31))
     measure: str = "time"  # or "instructions": counted under callgrind (serbench.instructions)
+    budget_s: float | None = None  # fit the run into this many seconds (Budget below)
 
     @classmethod
     def for_scale(
@@ -49,6 +50,42 @@ class RunConfig:
     @property
     def profile(self) -> Timing:
         return Timing.from_dict(self.timing)
+
+    def with_precision(self, precision: float) -> None:
+        """Sample every cell until its fast mode's interval is this tight (a fraction of the
+        headline), within caps PRECISION_CAP times the profile's."""
+        t = self.profile
+        self.timing = replace(
+            t,
+            precision=precision,
+            max_slices=PRECISION_CAP * t.max_slices,
+            max_measure_ns=PRECISION_CAP * t.max_measure_ns,
+        ).as_dict()
+
+
+PRECISION_CAP = 4  # --precision may take this many times the profile's slices and time
+
+
+@dataclass
+class Budget:
+    """--budget: the run's remaining time shared among the blocks still to run, in proportion
+    to their operations; a block past its share stops measuring each operation as soon as it
+    has its minimum slices (and says so: such operations are not confirmed)."""
+
+    seconds: float
+    started: float = field(default_factory=time.monotonic)
+
+    def left(self) -> float:
+        return self.seconds - (time.monotonic() - self.started)
+
+    def deadline_ns(self, share: float, reserve: float = 0.0) -> int:
+        """The monotonic clock reading at which a block with this share of the remaining
+        work should end, keeping ``reserve`` of the whole budget for later (tie-breaks)."""
+        left = max(self.left() - reserve * self.seconds, 0.0)
+        return time.monotonic_ns() + int(left * share * 1e9)
+
+
+TIEBREAK_RESERVE = 0.15  # of a budget, kept for tie-break processes while the rounds run
 
 
 def _selected(name: str, runner: str, patterns: list[str]) -> bool:
@@ -205,8 +242,11 @@ def execute(
     run_id: int,
     progress: Progress,
     done: set[CellKey] | None = None,
+    slow_share: float | None = None,
 ) -> None:
-    """Run every planned cell not already in ``done``; not-applicable ones are stored as such."""
+    """Run every planned cell not already in ``done``; not-applicable ones are stored as such.
+    ``slow_share``: the noise probe's share of time in the slow phase, the starting point of
+    what the run learns from its own slices (schedule.SlowShare)."""
     done = done or set()
     ops = config.operations
     for cell, reason in the_plan.not_applicable:
@@ -224,13 +264,15 @@ def execute(
     descriptors: dict[str, dict[str, Any]] = {}
     rng = random.Random(config.seed)
     timing = config.profile
+    budget = Budget(config.budget_s) if config.budget_s else None
     clock_zero = time.monotonic_ns()
+    share = SlowShare() if slow_share is None else SlowShare(prior=slow_share)
 
     def save(key: CellKey, result: dict[str, Any]) -> None:
         if key not in done:  # an earlier (resumed) process already stored it
             store.save_result(run_id, key, result)
 
-    def run_blocks(cells: list[Cell]) -> None:
+    def run_blocks(cells: list[Cell], reserve: float = 0.0) -> None:
         for name in {c.dataset for c in cells} - descriptors.keys():
             descriptors[name] = descriptor(name, config.scale)
         wire = {name: on_the_wire(d) for name, d in descriptors.items()}
@@ -239,7 +281,11 @@ def execute(
                 cells, ops, the_plan.specs, wire, config.scale, config.cell_timeout, save, progress
             )
             return
-        for block in blocks(cells, descriptors, timing, rng):
+        planned = blocks(cells, descriptors, timing, rng)
+        weights = [len(b) for b in planned]
+        for k, block in enumerate(planned):
+            share_of_rest = weights[k] / sum(weights[k:])
+            deadline = budget.deadline_ns(share_of_rest, reserve) if budget else None
             Block(
                 block,
                 ops,
@@ -251,16 +297,18 @@ def execute(
                 progress,
                 rng,
                 clock_zero,
+                share,
+                deadline,
             ).run()
 
-    run_blocks(todo)
+    run_blocks(todo, TIEBREAK_RESERVE if timing.tiebreak_processes else 0.0)
     if config.measure == instructions.UNIT:
         return  # counts are deterministic: processes agree or a runner is broken
     for extra in range(timing.tiebreak_processes):
         process = timing.processes + extra
         # the whole block of a runner and dataset, not the disagreeing cells alone: a JIT
         # compiles a cell differently without the neighbours it had in the rounds
-        blocks_to_redo = {(runner, dataset) for runner, _, dataset in disagreeing(store, run_id)}
+        blocks_to_redo = {(runner, dataset) for runner, _, dataset in unsettled(store, run_id)}
         cells = [
             Cell(c.runner, c.serializer, c.dataset, process)
             for c in the_plan.cells
@@ -268,18 +316,16 @@ def execute(
             and (c.runner, c.dataset) in blocks_to_redo
             and not {CellKey(c.runner, c.serializer, c.dataset, op, process) for op in ops} <= done
         ]
-        if not cells:
+        if not cells or (budget and budget.left() <= 0):
             break
         more = len(cells) * len(ops)
-        progress(
-            f"tie-break: {len(blocks_to_redo)} blocks with cells whose processes disagree", 0, more
-        )
+        progress(f"tie-break: {len(blocks_to_redo)} blocks with unsettled cells", 0, more)
         run_blocks(cells)
 
 
-def disagreeing(store: Store, run_id: int) -> set[tuple[str, str, str]]:
+def unsettled(store: Store, run_id: int) -> set[tuple[str, str, str]]:
     """(runner, serializer, dataset) of every cell with an operation whose steady processes
-    disagree."""
+    are not settled: they disagree, or too few confirmed their fast mode."""
     timings: dict[tuple[str, str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in decode_json(store.results(run_id), "timing"):
         if r["status"] == "ok" and r["timing"]:
@@ -289,7 +335,7 @@ def disagreeing(store: Store, run_id: int) -> set[tuple[str, str, str]]:
         key[:3]
         for key, t in timings.items()
         # a not-steady cell has no figure for a tie-break to give back
-        if stats.processes_disagree(t) and all(x["warmup"].get("steady") is not False for x in t)
+        if stats.unsettled(t) and all(x["warmup"].get("steady") is not False for x in t)
     }
 
 

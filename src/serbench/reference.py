@@ -1,21 +1,35 @@
 """The five seeds' published tables beside this machine's measurements, claims checked.
 
 Claims are ratios measured within one run (never absolute times across machines), each
-with the interval that follows from the two cells' 95% intervals. A verdict is decided by
-the whole interval: ``holds`` when all of it reaches the claimed factor, ``direction only``
-when all of it points the claim's way but falls short, ``does not hold`` when all of it
-lies on the other side, and ``undecided`` when the interval straddles a threshold or
-when either cell is not steady or imprecise (the verdict names the cell).
+with the interval that follows from the two cells' 95% intervals (a_low / b_high,
+a_high / b_low). A verdict is decided by the whole interval: ``holds`` when all of it
+reaches the claimed factor, ``direction only`` when all of it points the claim's way but
+falls short, ``does not hold`` when all of it lies on the other side, and ``undecided``
+when it straddles a threshold.
+
+An imprecise cell (95% interval wider than ±3% of its headline) decides like any other:
+its width is already in the ratio's interval, so an interval far from every threshold
+decides. When the interval straddles one, the reason names the imprecise cell(s) if a
+cell measured to the precision target would have decided it.
+
+A cell with no single figure (``not-steady``, ``processes-disagree``, or processes that
+did not confirm a fast mode) has no headline a re-run would confirm, so its interval
+decides nothing. Its possible range does: the fastest to the slowest process's fastest
+slice, widened to its 95% interval. When the claim is settled for every value in that
+range the verdict stands, and its evidence says it was decided on the range; otherwise
+it is ``undecided`` and the reason names the cell.
+``Verdict.why`` is set exactly when a claim is undecided.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from serbench import datasets
 from serbench.report import Row, RunReport
+from serbench.stats import PRECISION_TARGET
 
 # Published rows: label -> serializer names that stand for it, in order of preference.
 STAND_INS: dict[str, list[str]] = {
@@ -74,19 +88,46 @@ class Verdict:
     published: float
     needs: float
     verdict: str
-    evidence: str
-    why: str = ""  # what kept it undecided
+    evidence: str  # the rows of the ratio, and what it was decided on if not the interval
+    why: str = ""  # what kept it undecided: set exactly when the verdict is "undecided"
+
+
+NO_FIGURE = {  # why a cell has no single figure -> the clause naming such a cell
+    "not steady": "that is not steady",
+    "processes disagree": "whose processes disagree",
+    "unconfirmed": "whose processes did not confirm a fast mode",
+}
 
 
 @dataclass(frozen=True)
 class Measure:
-    """A metric of one row: value and 95% interval (equal for exact sizes), and why it
-    cannot decide anything (not steady, imprecise), if so."""
+    """A metric of one row: value and 95% interval (equal for exact sizes).
+
+    ``wide``: the interval's half-width ("±3.5%") when it misses the precision target.
+    ``no_figure``: a key of NO_FIGURE when the cell has no headline a re-run confirms;
+    ``span`` is then every value the cell may take, which a verdict decides on instead."""
 
     value: float
     low: float
     high: float
-    problem: str = ""
+    cell: str = ""  # "java/protobuf decode", to name it in a verdict's reason
+    wide: str = ""
+    no_figure: str = ""
+    span: tuple[float, float] | None = None
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """What a verdict may rely on: the 95% interval, or the range of a cell without a
+        single figure."""
+        if self.no_figure and self.span is not None:
+            return self.span
+        return self.low, self.high
+
+    def at_target(self) -> Measure:
+        """The same cell measured to the precision target: its interval cut to ±3%."""
+        half = PRECISION_TARGET * self.value
+        low, high = max(self.low, self.value - half), min(self.high, self.value + half)
+        return replace(self, low=low, high=high, wide="")
 
 
 SCENARIOS: dict[str, Published] = {
@@ -191,6 +232,52 @@ def decide(low: float, high: float, claimed: float, upper: float | None = None) 
     return "undecided"
 
 
+def _ratio(a: Measure, b: Measure) -> tuple[float, float]:
+    """a/b over what each cell may rely on (Measure.bounds)."""
+    (a_low, a_high), (b_low, b_high) = a.bounds, b.bounds
+    return a_low / b_high, a_high / b_low
+
+
+def _straddled(low: float, high: float, claimed: float, upper: float | None) -> str:
+    marks = sorted({claimed, 1.0 if upper is None else upper})
+    inside = [f"{m:.2f}x" for m in marks if low <= m <= high]
+    return " and ".join(inside) or "a threshold"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: str
+    note: str = ""  # for the evidence: decided on a cell's range rather than its interval
+    why: str = ""  # what kept it undecided
+
+
+def judge(a: Measure, b: Measure, claimed: float, upper: float | None = None) -> Judgement:
+    """The verdict on a / b (the module docstring has the rules)."""
+    low, high = _ratio(a, b)
+    verdict = decide(low, high, claimed, upper)
+    blind = [m for m in (a, b) if m.no_figure]
+    if verdict != "undecided":
+        if not blind:
+            return Judgement(verdict)
+        cells = " and of ".join(f"a cell {NO_FIGURE[m.no_figure]} ({m.cell})" for m in blind)
+        return Judgement(
+            verdict, f"decided on the range of {cells}: ratio within [{low:.2f}, {high:.2f}]"
+        )
+    kind = "range" if blind else "interval"
+    across = _straddled(low, high, claimed, upper)
+    reasons = [f"the {kind} [{low:.2f}, {high:.2f}] straddles {across}"]
+    reasons += [f"{m.cell} has no single figure ({m.no_figure})" for m in blind]
+
+    def wide(m: Measure) -> bool:
+        return bool(m.wide) and not m.no_figure  # a range already holds any imprecision
+
+    if wide(a) or wide(b):  # imprecision is why if cells at the precision target would decide
+        a_t, b_t = (m.at_target() if wide(m) else m for m in (a, b))
+        if decide(*_ratio(a_t, b_t), claimed, upper) != "undecided":
+            reasons += [f"{m.cell} is imprecise ({m.wide})" for m in (a, b) if wide(m)]
+    return Judgement("undecided", why="; ".join(reasons))
+
+
 Metric = Callable[[Row], Measure | None]
 
 
@@ -199,12 +286,20 @@ def _time(op: str) -> Metric:
         e = r.ops.get(op)
         if e is None:
             return None
-        problem = ""
+        wide = ""
+        if not e.precise:
+            wide = f"±{100 * e.ci_half_width / e.headline_ns:.1f}%" if e.headline_ns else "wide"
+        no_figure = ""
         if e.steady is False:
-            problem = f"{r.name} {op} is not steady"
-        elif not e.precise:
-            problem = f"{r.name} {op} is imprecise (±{100 * e.ci_half_width / e.headline_ns:.1f}%)"
-        return Measure(e.headline_ns, e.ci_low_ns, e.ci_high_ns, problem)
+            no_figure = "not steady"
+        elif e.processes_disagree:
+            no_figure = "processes disagree"
+        elif not e.has_figure:
+            no_figure = "unconfirmed"
+        span = min(e.process_min_ns, e.ci_low_ns), max(e.process_max_ns, e.ci_high_ns)
+        return Measure(
+            e.headline_ns, e.ci_low_ns, e.ci_high_ns, f"{r.name} {op}", wide, no_figure, span
+        )
 
     return measure
 
@@ -329,23 +424,23 @@ def _spread(claim: SpreadClaim, report: RunReport) -> Verdict | None:
     fast, slow = by_time[0], by_time[-1]
     a, b = measure(slow), measure(fast)
     assert a is not None and b is not None
-    low, high = a.low / b.high, a.high / b.low
-    why = a.problem or b.problem
-    verdict = "undecided" if why else decide(low, high, claim.needs)
-    if verdict == "undecided" and not why:
-        why = f"the interval [{low:.2f}, {high:.2f}] straddles a threshold"
+    j = judge(a, b, claim.needs)
     return Verdict(
         claim.text,
         f"{len(rows)} libraries",
         a.value / b.value,
-        low,
-        high,
+        a.low / b.high,
+        a.high / b.low,
         claim.published,
         claim.needs,
-        verdict,
-        f"{slow.name} / {fast.name}",
-        why,
+        j.verdict,
+        _evidence(f"{slow.name} / {fast.name}", j),
+        j.why,
     )
+
+
+def _evidence(rows: str, j: Judgement) -> str:
+    return f"{rows}; {j.note}" if j.note else rows
 
 
 def check_claims(scenario: str, report: RunReport) -> list[Verdict]:
@@ -373,23 +468,19 @@ def check_claims(scenario: str, report: RunReport) -> list[Verdict]:
                     )
                 )
                 continue
-            low, high = a.low / b.high, a.high / b.low
-            why = a.problem or b.problem
-            verdict = "undecided" if why else decide(low, high, claim.needs, claim.upper)
-            if verdict == "undecided" and not why:
-                why = f"the interval [{low:.2f}, {high:.2f}] straddles a threshold"
+            j = judge(a, b, claim.needs, claim.upper)
             out.append(
                 Verdict(
                     claim.text,
                     runner,
                     a.value / b.value,
-                    low,
-                    high,
+                    a.low / b.high,
+                    a.high / b.low,
                     claim.published,
                     claim.needs,
-                    verdict,
-                    evidence,
-                    why,
+                    j.verdict,
+                    _evidence(evidence, j),
+                    j.why,
                 )
             )
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 from serbench import PROTOCOL_VERSION
 from serbench.paths import REPO_ROOT, RUNNERS_DIR
+from serbench.timing import JitKind
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class RunnerSpec:
     build: list[list[str]] = field(default_factory=list)
     test: list[list[str]] = field(default_factory=list)
     requires: list[str] = field(default_factory=list)
-    jit: bool = False  # compiles at run time: warmed up at least timing.jit_warmup_min_ns
+    jit: JitKind = None  # how the runtime compiles while it runs (timing.JitKind)
 
     def missing_tools(self) -> list[str]:
         return [tool for tool in self.requires if shutil.which(tool) is None]
@@ -52,10 +53,21 @@ def discover(root: Path = RUNNERS_DIR) -> dict[str, RunnerSpec]:
             build=[list(c) for c in raw.get("build", [])],
             test=[list(c) for c in raw.get("test", [])],
             requires=list(raw.get("requires", [])),
-            jit=bool(raw.get("jit", False)),
+            jit=jit_kind(raw.get("jit"), manifest),
         )
         specs[spec.name] = spec
     return specs
+
+
+def jit_kind(raw: object, manifest: Path) -> JitKind:
+    """runner.json's "jit": "tiered", "once", or absent/false; true means "tiered"."""
+    if raw in (None, False):
+        return None
+    if raw is True or raw == "tiered":
+        return "tiered"
+    if raw == "once":
+        return "once"
+    raise ValueError(f'{manifest}: "jit" must be "tiered", "once" or false, not {raw!r}')
 
 
 class RunnerUnavailable(RuntimeError):

@@ -1,7 +1,8 @@
-"""Runs one block of cells: one fresh process per runner, every (cell, operation) calibrated,
-warmed up until the steady-state test passes, then measured in short slices taken in a
-randomized, interleaved order across all runners' cells, so that every cell sees the
-machine's fast and slow phases alike (docs/method.md)."""
+"""Runs one block of cells: one fresh process per runner; every (cell, operation) calibrated
+and warmed up in one stretch until the steady-state test and the runtime's own evidence
+say its code is final, then measured in short slices taken in a randomized, interleaved
+order across all runners' cells, each operation until its fast mode is confirmed, so that
+measurement goes where the machine's phases leave uncertainty (docs/method.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from serbench import stats
 from serbench.runners import RunnerSpec
 from serbench.session import RunnerSession, SessionFault
 from serbench.store import CellKey
@@ -22,6 +24,37 @@ MAX_RESTARTS = 5  # per runner and block; past it the runner's remaining cells f
 LONG_SAMPLE = 10  # a sample over this many min_sample_ns makes a slice of one sample
 Save = Callable[[CellKey, dict[str, Any]], None]
 SAMPLE_FIELDS = ("wall_ns", "cpu_ns", "alloc_bytes", "alloc_count", "gc_count", "gc_ns")
+
+
+@dataclass
+class SlowShare:
+    """The share of slices that fall in the machine's slow phase, learnt from the run's own
+    finished operations that felt it (each slice against its operation's fastest), starting
+    from the noise probe's reading. It sets how many slices a process needs before its fastest can
+    be taken for the fast mode: with share s, n slices all miss the fast phase with
+    probability s^n."""
+
+    prior: float = 0.5  # the probe's slow share, or a cautious guess
+    prior_weight: int = 50  # the prior counts as this many slices
+    slow: int = 0
+    total: int = 0
+
+    def add(self, slices: list[float]) -> None:
+        """One finished operation's slices. Only operations that showed the slow phase
+        count: some workloads barely feel it (and one whose slices all fell in it cannot
+        tell, but that takes as many slow draws in a row as the rule makes unlikely)."""
+        slow = int(stats.is_slow(slices).sum()) if len(slices) >= 2 else 0
+        if slow:
+            self.slow += slow
+            self.total += len(slices)
+
+    @property
+    def share(self) -> float:
+        return (self.slow + self.prior * self.prior_weight) / (self.total + self.prior_weight)
+
+    def slices_needed(self, miss_probability: float) -> int:
+        s = min(max(self.share, 1e-6), 0.98)
+        return math.ceil(math.log(miss_probability) / math.log(s))
 
 
 @dataclass(frozen=True)
@@ -52,6 +85,7 @@ class OpState:
     warm_best: list[float] = field(default_factory=list)  # best per-iteration time per slice
     warm_compiling: list[bool] = field(default_factory=list)
     warm_ns: int = 0
+    warm_ops: int = 0  # operations x messages run in warm-up (tiered JITs count these)
     steady: bool | None = None
     measured_ns: int = 0
     samples: dict[str, list[int] | None] = field(
@@ -59,13 +93,15 @@ class OpState:
     )
     slice_sizes: list[int] = field(default_factory=list)
     slice_at_ns: list[int] = field(default_factory=list)
+    slice_best: list[float] = field(default_factory=list)  # each measured slice's median per op
+    confirmed: bool = False  # the fast mode reached confirm_slices slices (and the precision)
     compile_ns: int | None = None
 
     def restart(self) -> None:
         """A new process: warm up again, keep what was measured."""
         if self.phase == "measure":
             self.phase, self.steady = "warmup", None
-        self.warm_best, self.warm_compiling, self.warm_ns = [], [], 0
+        self.warm_best, self.warm_compiling, self.warm_ns, self.warm_ops = [], [], 0, 0
 
 
 class Block:
@@ -81,10 +117,14 @@ class Block:
         progress: Callable[[str, int], None],
         rng: random.Random,
         clock_zero: int,
+        slow_share: SlowShare | None = None,
+        deadline_ns: int | None = None,
     ) -> None:
         self.cells, self.operations, self.specs = cells, operations, specs
         self.datasets, self.timing, self.cell_timeout = datasets, timing, cell_timeout
         self.save, self.progress, self.rng, self.clock_zero = save, progress, rng, clock_zero
+        self.slow_share = slow_share or SlowShare()
+        self.deadline_ns = deadline_ns  # --budget: past it, operations stop at min_slices
         self.sessions: dict[str, RunnerSession] = {}
         self.restarts: dict[str, int] = {}
         self.states: list[OpState] = []
@@ -230,6 +270,9 @@ class Block:
             return
         t = self.timing
         st.warm_ns += sum(reply["wall_ns"])
+        st.warm_ops += (
+            st.iterations * len(reply["wall_ns"]) * max(st.common.get("messages") or 1, 1)
+        )
         st.warm_best.append(min(reply["wall_ns"]) / st.iterations)
         st.warm_compiling.append(bool(reply.get("compile_ns")))
         if min(reply["wall_ns"]) < t.min_sample_ns // 2:
@@ -240,14 +283,7 @@ class Block:
             # now and then beats every earlier slice, while a JIT's gains show window on window
             before, last = min(st.warm_best[-2 * w : -w]), min(st.warm_best[-w:])
             improving = last < (1 - t.warmup_tolerance) * before
-            jit = self.specs[st.cell.runner].jit
-            # a JIT without a compile signal (V8, Mono) can pass the window test on a
-            # plateau before its optimising tier is done: it also warms a minimum time
-            long_enough = not jit or st.warm_ns >= t.jit_warmup_min_ns
-            # the JVM's compile time counts every thread: with many cells warming at once
-            # someone is always compiling, so the signal holds a cell for a while, not forever
-            compiling = any(st.warm_compiling[-w:]) and st.warm_ns < 3 * t.jit_warmup_min_ns
-            if not improving and not compiling and long_enough:
+            if not improving and self._code_is_final(st):
                 st.steady = True
         if st.steady is None and st.warm_ns >= t.warmup_max_ns:
             # too slow to test, or never settled within the budget
@@ -261,6 +297,22 @@ class Block:
             if best * st.iterations < t.min_sample_ns:
                 st.iterations = math.ceil(t.min_sample_ns / best)
 
+    def _code_is_final(self, st: OpState) -> bool:
+        """The runtime's own evidence that the code being timed will not change any more.
+        Warm-up runs in one stretch per operation, so a compile signal is this cell's own."""
+        t = self.timing
+        jit = self.specs[st.cell.runner].jit
+        if jit != "tiered":
+            return True  # compiled ahead of time, interpreted, or compiled once on first call
+        # an optimising tier triggers on invocation counts: wait for them, or for the time
+        # they take when one operation is large (its inner loops count on their own)
+        counted = st.warm_ops >= t.jit_min_invocations or st.warm_ns >= t.jit_warmup_min_ns
+        # a compilation that finished in the last window (the JVM reports them) may have
+        # replaced code: not yet; a backlog from the cells before is waited for only so long
+        w = t.warmup_window
+        compiling = any(st.warm_compiling[-w:]) and st.warm_ns < 3 * t.jit_warmup_min_ns
+        return counted and not compiling
+
     def _measure(self, st: OpState) -> None:
         at = time.monotonic_ns() - self.clock_zero
         reply = self._sample(st, st.iterations, st.per_slice)
@@ -271,15 +323,24 @@ class Block:
             st.samples[f] = None if got is None or have is None else have + list(got)
         st.slice_sizes.append(len(reply["wall_ns"]))
         st.slice_at_ns.append(at)
+        st.slice_best.append(float(sorted(reply["wall_ns"])[len(reply["wall_ns"]) // 2]))
         if reply.get("compile_ns") is not None:
             st.compile_ns = (st.compile_ns or 0) + reply["compile_ns"]
         st.measured_ns += sum(reply["wall_ns"])
         t = self.timing
-        enough = len(st.slice_sizes) >= t.slices or (
-            st.measured_ns >= t.max_measure_ns and len(st.slice_sizes) >= t.min_slices
+        st.confirmed = stats.fast_mode_confirmed(
+            st.slice_best, t.confirm_slices, t.confirm_tolerance, t.precision
         )
-        if enough:
+        taken = len(st.slice_sizes)
+        # enough slices that all of them missing the fast phase is unlikely; a slow operation
+        # whose time budget ends first has long samples, each spanning several phases
+        needed = max(t.min_slices, self.slow_share.slices_needed(t.miss_probability))
+        spent = st.measured_ns >= t.max_measure_ns
+        st.confirmed = st.confirmed and (taken >= needed or spent)
+        late = self.deadline_ns is not None and time.monotonic_ns() >= self.deadline_ns
+        if taken >= t.min_slices and (st.confirmed or spent or late or taken >= t.max_slices):
             st.phase = "done"
+            self.slow_share.add(st.slice_best)
 
     def _peak_alloc(self, st: OpState) -> int | None:
         t = self.timing
@@ -301,10 +362,12 @@ class Block:
             **st.samples,
             "slice_sizes": st.slice_sizes,
             "slice_at_ns": st.slice_at_ns,
+            "confirmed": st.confirmed,
             "compile_ns": st.compile_ns,
             "warmup": {
                 "slices": len(st.warm_best),
                 "wall_ns": st.warm_ns,
+                "operations": st.warm_ops,
                 "steady": st.steady,
             },
             "peak_alloc_bytes": self._peak_alloc(st),
@@ -355,9 +418,12 @@ class Block:
                 order = list(self.states)
                 self.rng.shuffle(order)
                 for st in order:
-                    if st not in self.states:
-                        continue  # its cell failed during this round
-                    steps[st.phase](st)
+                    # calibration and warm-up in one stretch (a compile signal is then the
+                    # cell's own); measured slices one per visit, interleaved
+                    while st in self.states and st.phase in ("calibrate", "warmup"):
+                        steps[st.phase](st)
+                    if st in self.states and st.phase == "measure":
+                        steps[st.phase](st)
                     if st.phase == "done" and st in self.states:
                         self._done(st)
         finally:

@@ -29,6 +29,7 @@ PRECISION_TARGET = 0.03  # a headline whose 95% CI half-width exceeds 3% is flag
 OVERHEAD_FACTOR = 5.0  # an operation under 5x the no-op's time is flagged
 BOOTSTRAP = 1000  # hierarchical resamples for an interval
 PROCESS_AGREEMENT = 0.10  # a process whose fastest slice is this close to the fastest agrees
+MEDIAN_CI_IQR = 1.57  # 95% interval of a median ~ median ± 1.57 IQR / sqrt(n) (McGill et al.)
 
 
 @dataclass
@@ -53,6 +54,7 @@ class Estimate:
     process_min_ns: float  # per process its fastest slice: the lowest and the highest of those
     process_max_ns: float  # (one fast slice is enough, so a process is not blamed for a phase)
     processes_agreeing: int  # processes whose fastest slice is within PROCESS_AGREEMENT of it
+    processes_confirmed: int  # processes whose fast mode was confirmed (timing["confirmed"])
     per_message_ns: float
     alloc_bytes: float | None  # per operation, where the runner can tell
     alloc_count: float | None
@@ -71,21 +73,39 @@ class Estimate:
         return self.ci_half_width <= PRECISION_TARGET * self.headline_ns
 
     @property
+    def settled(self) -> bool:
+        """A second fresh process confirms the fastest one (or the run had one process and
+        it confirmed its fast mode)."""
+        if self.processes == 1:
+            return self.processes_confirmed == 1
+        # two processes whose few slices all fell in the slow phase would agree on it
+        return self.processes_agreeing >= 2 and self.processes_confirmed >= 1
+
+    @property
     def processes_disagree(self) -> bool:
-        """No second fresh process confirms the fastest one: which figure a run shows then
-        depends on its processes' luck (a JIT's choices, memory layout, the neighbours of
-        the moment), so no re-run would confirm one number (docs/method.md)."""
-        return self.processes > 1 and self.processes_agreeing < 2
+        """Fresh processes that each confirmed their fast mode disagree, and no second one
+        confirms the fastest: which figure a run shows then depends on its processes' luck
+        (a JIT's choices, memory layout), so no re-run would confirm one number
+        (docs/method.md)."""
+        return not self.settled and self.processes_confirmed >= 2
+
+    @property
+    def unconfirmed(self) -> bool:
+        """Not settled, and not because confirmed processes disagree: too few processes
+        reached their fast mode within the slices allowed (a machine in its slow phase all
+        along), so the figure may be the slow phase's."""
+        return not self.settled and self.processes_confirmed < 2
 
     @property
     def has_figure(self) -> bool:
-        """One headline a re-run can confirm: steady, and its processes agree."""
-        return self.steady is not False and not self.processes_disagree
+        """One headline a re-run can confirm: steady, and settled across processes."""
+        return self.steady is not False and self.settled
 
     def as_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
         d["precise"] = self.precise
         d["processes_disagree"] = self.processes_disagree
+        d["unconfirmed"] = self.unconfirmed
         return d
 
 
@@ -142,6 +162,39 @@ def hierarchical_ci(
     return float(lo), float(hi)
 
 
+def median_half_width(values: list[float] | np.ndarray) -> float:
+    """Approximate 95% half-width of the median of ``values`` from their IQR: cheap enough to
+    ask after every slice (the reported interval is the bootstrap's)."""
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return math.inf
+    q1, q3 = np.percentile(x, [25, 75])
+    return float(MEDIAN_CI_IQR * (q3 - q1) / math.sqrt(len(x)))
+
+
+def fast_mode_confirmed(
+    slices: list[float], needed: int, tolerance: float, precision: float | None = None
+) -> bool:
+    """One process's fast mode is confirmed: ``needed`` slices within ``tolerance`` of its
+    fastest slice, and, with a precision target, the fast-mode median's approximate 95%
+    half-width at most ``precision`` of it."""
+    if not slices:
+        return False
+    low = min(slices)
+    if sum(v <= low * (1 + tolerance) for v in slices) < needed:
+        return False
+    if precision is None:
+        return True
+    fast = fast_mode(np.asarray(slices, dtype=float))
+    return median_half_width(fast) <= precision * float(np.median(fast))
+
+
+def is_slow(values: list[float] | np.ndarray) -> np.ndarray:
+    """Which slices lie outside the fast mode (more than FAST_MODE_WIDTH above the fastest)."""
+    x = np.asarray(values, dtype=float)
+    return x > x.min() * (1 + FAST_MODE_WIDTH)
+
+
 def agreeing(fastest: list[float]) -> int:
     """How many processes confirm the fastest: their fastest slice within PROCESS_AGREEMENT
     of it (``fastest``: each process's fastest slice median)."""
@@ -149,11 +202,21 @@ def agreeing(fastest: list[float]) -> int:
     return sum(f <= (1 + PROCESS_AGREEMENT) * low for f in fastest)
 
 
-def processes_disagree(timings: list[dict[str, Any]]) -> bool:
-    """Estimate.processes_disagree without the rest of the estimate (the orchestrator asks
-    it of every cell to choose which get a tie-break process)."""
-    fastest = [float(slice_medians(t).min()) for t in timings if t and t.get("wall_ns")]
-    return len(fastest) > 1 and agreeing(fastest) < 2
+def confirmed(t: dict[str, Any]) -> bool:
+    """Did this process confirm its fast mode? Runs before sequential sampling did not ask:
+    their processes count as confirmed, as they were judged then."""
+    return bool(t.get("confirmed", True))
+
+
+def unsettled(timings: list[dict[str, Any]]) -> bool:
+    """No second process confirms the fastest (processes disagree, or too few confirmed):
+    Estimate.settled without the rest of the estimate, which the orchestrator asks of every
+    cell to choose which get a tie-break process."""
+    timings = [t for t in timings if t and t.get("wall_ns")]
+    if len(timings) == 1:
+        return not confirmed(timings[0])
+    fastest = [float(slice_medians(t).min()) for t in timings]
+    return agreeing(fastest) < 2 or not any(confirmed(t) for t in timings)
 
 
 def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | None:
@@ -212,6 +275,7 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
         process_min_ns=min(fastest),
         process_max_ns=max(fastest),
         processes_agreeing=agreeing(fastest),
+        processes_confirmed=sum(confirmed(t) for t in timings),
         per_message_ns=head / max(messages, 1),
         alloc_bytes=pooled_median(alloc),
         alloc_count=pooled_median(count),

@@ -4,35 +4,59 @@ from these (docs/method.md says why each value is what it is)."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, Literal
+
+# How a runtime compiles code while it runs (runner.json "jit"):
+# - "tiered": interpreted or baseline code first, an optimising tier later, by counts and in
+#   background threads (HotSpot, V8): warm-up waits for the counts and the compile signal;
+# - "once": every method compiled once, on first call, never again (Mono without tiering):
+#   the first slices are already the final code;
+# - None: ahead of time or an interpreter (C++, Rust, Go, CPython).
+JitKind = Literal["tiered", "once"] | None
 
 
 @dataclass(frozen=True)
 class Timing:
     min_sample_ns: int  # one sample (a batch of iterations) lasts at least this long
     slice_samples: int  # samples per slice: one `sample` command, consecutive in time
-    slices: int  # measured slices per operation per process, spread over the block
-    min_slices: int  # ... at least this many even when the budget is spent
+    # sequential sampling: a process measures an operation until its fast mode is confirmed
+    # (confirm_slices slices within confirm_tolerance of its fastest one) and, with a
+    # precision target, until the fast mode's interval is that tight; never fewer than
+    # min_slices, never more than max_slices or max_measure_ns (past min_slices)
+    # A process's slices must also be enough that all of them missing the fast phase is
+    # unlikely: with the machine's slow share s (learnt from the run's own slices), at least
+    # log(miss_probability) / log(s) slices
+    min_slices: int
+    max_slices: int
+    confirm_slices: int
+    confirm_tolerance: float
+    miss_probability: float
     max_measure_ns: int  # measuring budget per operation per process (slow operations)
     processes: int  # fresh runner processes per cell: one per round
     warmup_window: int  # slices per window of the steady-state test
     warmup_tolerance: float  # a window whose best is this much below the window before: not steady
     warmup_max_ns: int  # warm-up budget per operation per process; past it: not-steady
-    jit_warmup_min_ns: int  # runtimes that compile at run time warm up at least this long
+    # tiered JITs: at least this many operations x messages before the test may pass (their
+    # optimising tier counts invocations), or at least jit_warmup_min_ns when the count takes
+    # longer (large operations, whose inner loops are compiled on their own counts)
+    jit_min_invocations: int
+    jit_warmup_min_ns: int
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
     peak_alloc_max_ns: int  # ... unless one operation takes longer than this
     block_bytes: int  # a runner process holds at most about this many bytes of cells at once
     # after the rounds, up to this many more fresh processes for each runner and dataset
-    # where a cell's processes disagree (stats.processes_disagree): one that confirms the
-    # fastest gives the cell a figure back
+    # where a cell's confirmed processes disagree (stats.processes_disagree): one that
+    # confirms the fastest gives the cell a figure back
     tiebreak_processes: int = 0
+    precision: float | None = None  # optional target: 95% half-width / fast-mode median
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Timing:
-        return cls(**{k: raw[k] for k in cls.__dataclass_fields__ if k in raw})
+        known = {k: raw[k] for k in cls.__dataclass_fields__ if k in raw}
+        return replace(PROFILES["standard"], **known)
 
     def with_processes(self, processes: int) -> Timing:
         return replace(self, processes=max(1, processes))
@@ -41,13 +65,17 @@ class Timing:
 QUICK = Timing(
     min_sample_ns=1_000_000,
     slice_samples=3,
-    slices=5,
-    min_slices=2,
-    max_measure_ns=50_000_000,
+    min_slices=3,
+    max_slices=40,
+    confirm_slices=3,
+    confirm_tolerance=0.05,
+    miss_probability=0.02,
+    max_measure_ns=100_000_000,
     processes=2,
     warmup_window=3,
     warmup_tolerance=0.03,
     warmup_max_ns=1_000_000_000,
+    jit_min_invocations=20_000,
     jit_warmup_min_ns=250_000_000,
     peak_alloc=False,
     peak_alloc_max_ns=0,
@@ -57,13 +85,17 @@ QUICK = Timing(
 STANDARD = Timing(
     min_sample_ns=1_000_000,
     slice_samples=3,
-    slices=10,
-    min_slices=4,
-    max_measure_ns=250_000_000,
+    min_slices=8,
+    max_slices=80,
+    confirm_slices=6,
+    confirm_tolerance=0.05,
+    miss_probability=0.01,
+    max_measure_ns=300_000_000,
     processes=3,
     warmup_window=3,
     warmup_tolerance=0.03,
     warmup_max_ns=1_500_000_000,
+    jit_min_invocations=20_000,
     jit_warmup_min_ns=250_000_000,
     peak_alloc=True,
     peak_alloc_max_ns=300_000_000,
@@ -84,7 +116,8 @@ def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) ->
         peak_alloc=False,
         min_sample_ns=sample_ns,
         slice_samples=samples,
-        slices=1,
         min_slices=1,
+        max_slices=1,
+        confirm_slices=1,
         warmup_max_ns=STANDARD.warmup_max_ns if warmup_max_ns is None else warmup_max_ns,
     )

@@ -17,14 +17,11 @@ from typing import Any
 
 from serbench.operations import CODECS
 from serbench.protocol import FLAGS, LABELS
-from serbench.report.model import Row, RunReport
-from serbench.report.text import _title, fmt_bytes, fmt_kib, fmt_ns, fmt_range
+from serbench.report.model import Row, RunReport, decodes, span, why
+from serbench.report.text import _title, agreement_facts, fmt_bytes, fmt_kib, fmt_ns, fmt_span
 from serbench.stats import Estimate
 
 ASSETS = files("serbench.report") / "assets"
-TIME_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
-# a --measure instructions run: counts per operation, not times
-COUNT_UNITS = (("G instr", 1e9), ("M instr", 1e6), ("k instr", 1e3), ("instr", 1.0))
 STATUS_TEXT = {"ok": "OK", "NG": "NG", "n/a": "n/a", "error": "ERR"}
 
 # "<", ">" and "&" cannot end the <script> block or start a comment; U+2028/9 are escaped
@@ -59,23 +56,18 @@ def _inline_js(source: str, what: str) -> str:
     return source
 
 
-def _time_unit(rows: list[Row], measure: str) -> tuple[str, float]:
-    """The chart unit for a dataset: the largest unit its slowest headline reaches."""
-    top = max((e.headline_ns for r in rows for e in r.ops.values()), default=0.0)
-    units = COUNT_UNITS if measure == "instructions" else TIME_UNITS
-    return next((u, scale) for u, scale in units if top >= scale or scale == 1.0)
-
-
 def _estimate(e: Estimate, measure: str) -> dict[str, Any]:
     shown = e.has_figure
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0.0
     text = f"{fmt_ns(e.headline_ns, measure)} ±{pct:.1f}%"
     if not shown:
-        text = "not steady" if e.steady is False else f"varies {fmt_range(e, measure)}"
+        text = "not steady" if e.steady is False else f"varies {fmt_span(*span(e), measure)}"
     return {
         "ns": e.headline_ns if shown else None,  # no single figure: nothing to rank
         "lo": e.ci_low_ns,
         "hi": e.ci_high_ns,
+        "range": None if shown else list(span(e)),  # a hatched bar over it, not from zero
+        "why": why(e),
         "text": text,
         "tip": (
             f"fast-mode median {fmt_ns(e.headline_ns, measure)}, 95% interval "
@@ -109,6 +101,7 @@ def _row(row: Row, measure: str) -> dict[str, Any]:
         "library": f"{row.library} {row.version}".strip(),
         "labels": row.labels,
         "baseline": "baseline" in row.labels,
+        "access": row.access,  # its decodes are ranked among access rows only
         "status": STATUS_TEXT[row.status],
         "detail": row.detail,
         "flags": flags,
@@ -130,7 +123,6 @@ def _header(rep: RunReport) -> dict[str, Any]:
     commit = (env.get("git_commit") or "unknown")[:12]
     commit += " (dirty)" if env.get("git_dirty") else ""
     memory = env.get("memory_kib")
-    noise = env.get("noise") or {}
     facts = [
         ("started", run.get("started_at")),
         ("finished", run.get("finished_at")),
@@ -142,12 +134,8 @@ def _header(rep: RunReport) -> dict[str, Any]:
         ("kernel", env.get("kernel")),
         ("governor", env.get("governor") or "n/a"),
         ("serbench", f"{env.get('serbench') or 'version unknown'} at {commit}"),
-        (
-            "machine noise",
-            f"identical runs expected within ±{100 * noise['expected_spread']:.1f}%"
-            if noise.get("expected_spread") is not None
-            else None,
-        ),
+        # the noise probe's reading, only while the run does not contradict it
+        *agreement_facts(rep),
     ]
     return {
         "id": run["id"],
@@ -159,19 +147,14 @@ def payload(rep: RunReport) -> dict[str, Any]:
     """Everything the page shows, as plain JSON."""
     datasets = []
     for name, rows in rep.tables.items():
-        unit, scale = _time_unit(rows, rep.unit)
         datasets.append(
-            {
-                "name": name,
-                "title": _title(name),
-                "unit": unit,
-                "unit_ns": scale,
-                "rows": [_row(r, rep.unit) for r in rows],
-            }
+            {"name": name, "title": _title(name), "rows": [_row(r, rep.unit) for r in rows]}
         )
     return {
         "run": _header(rep),
+        "measure": rep.unit,  # "ns", or "instructions": counts, not times
         "operations": rep.operations,
+        "access_ops": [op for op in rep.operations if decodes(op)],
         "codecs": list(CODECS),
         "flags": FLAGS,
         "labels": LABELS,

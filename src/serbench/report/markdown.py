@@ -2,8 +2,24 @@
 
 from __future__ import annotations
 
-from serbench.report.model import RunReport, overhead
-from serbench.report.text import _cells, _columns, _title, fmt_est, fmt_ns
+from serbench.report.model import (
+    Podium,
+    Row,
+    RunReport,
+    overhead,
+    size_podium,
+    time_podium,
+)
+from serbench.report.text import (
+    SUMMARY_NOTE,
+    _cells,
+    _columns,
+    _title,
+    agreement_facts,
+    fmt_est,
+    fmt_ns,
+    podium_parts,
+)
 
 
 def markdown(report: RunReport) -> str:
@@ -21,8 +37,10 @@ def markdown(report: RunReport) -> str:
         " method in docs/method.md",
         "- stability: share of slices outside the fast mode / spread of the per-process"
         " headlines; noop rows are the harness overhead",
+        *(f"- {label}: {value}" for label, value in agreement_facts(report)),
         "",
     ]
+    lines += summary_markdown(report)
     cols = _columns(report)
     for dataset, rows in report.tables.items():
         lines += [
@@ -57,3 +75,37 @@ def overhead_markdown(report: RunReport) -> list[str]:
             f"{per if msgs > 1 else '-'} |"
         )
     return [*lines, ""]
+
+
+def _code(name: str) -> str:
+    """A name as a code span, whatever backticks it holds."""
+    fence = "``" if "`" in name else "`"
+    pad = " " if name.startswith("`") or name.endswith("`") else ""
+    return f"{fence}{pad}{name}{pad}{fence}"
+
+
+def _podium(podium: Podium, unit: str | None) -> str:
+    return "".join(
+        _code(text) if role in ("first", "name") else text
+        for text, role in podium_parts(podium, unit)
+    )
+
+
+def _summary_lines(rows: list[Row], unit: str) -> list[str]:
+    lines = [f"  - {op}: {_podium(time_podium(rows, op), unit)}" for op in ("encode", "decode")]
+    access = time_podium(rows, "decode", access=True)
+    if access.places:
+        lines.append(f"  - access: {_podium(access, unit)}")
+    lines.append(f"  - bytes: {_podium(size_podium(rows), None)}")
+    return lines
+
+
+def summary_markdown(report: RunReport) -> list[str]:
+    """Per dataset the fastest three per operation (access rows apart) and the smallest."""
+    if not report.tables:
+        return []
+    lines = ["## Summary: the fastest and the smallest", ""]
+    for dataset, rows in report.tables.items():
+        lines.append(f"- {_title(dataset)}")
+        lines += _summary_lines(rows, report.unit)
+    return [*lines, "", SUMMARY_NOTE[0].upper() + SUMMARY_NOTE[1:] + ".", ""]

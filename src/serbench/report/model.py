@@ -3,6 +3,7 @@ flags. Every rendering (terminal, Markdown, HTML, exports) is built from it."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,12 @@ from serbench.stats import OVERHEAD_FACTOR, Estimate, estimate
 from serbench.store import Store, decode_json
 
 SLOW_MODE_SHARE = 0.3  # over this share of slices outside the fast mode: a busy machine
+# decodes that return an accessor or borrow the input: ranked apart from full decodes
+ACCESS_LABELS = frozenset({"lazy-access", "zero-copy-decode"})
+SUMMARY_TOP = 3  # the places of a summary's podium
+PODIUM_MAX = 6  # a podium lists at most this many rows; further contenders are counted
+MANY_WITHOUT_FIGURE = 0.05  # over this share of cell operations without a single figure,
+# a run says so wherever it would otherwise quote the machine-noise reading
 
 
 @dataclass
@@ -35,6 +42,11 @@ class Row:
     @property
     def name(self) -> str:
         return f"{self.runner}/{self.serializer}"
+
+    @property
+    def access(self) -> bool:
+        """Its decode is an access (lazy or zero-copy): not comparable to a full decode."""
+        return bool(ACCESS_LABELS & set(self.labels))
 
     def sort_key(self) -> tuple[Any, ...]:
         rank = {"ok": 0, "NG": 1, "error": 2, "n/a": 3}[self.status]
@@ -121,6 +133,8 @@ def _fill(row: Row, results: list[dict[str, Any]]) -> None:
         row.flags.append("not-steady")
     if any(e.processes_disagree for e in row.ops.values()):
         row.flags.append("processes-disagree")
+    if any(e.unconfirmed and e.steady is not False for e in row.ops.values()):
+        row.flags.append("unconfirmed")
     if any(e.slow_fraction > SLOW_MODE_SHARE for e in row.ops.values()):
         row.flags.append("slow-mode")
     assert set(row.flags) <= set(FLAGS), row.flags
@@ -154,3 +168,159 @@ def overhead(report: RunReport) -> list[tuple[str, str, Estimate | None, Estimat
                     (row.runner, dataset, row.ops.get("encode"), row.ops.get("decode"), round(msgs))
                 )
     return sorted(out, key=lambda t: (t[0], t[1]))
+
+
+def decodes(op: str) -> bool:
+    """The operation ends in a decode (an access row's is ranked apart)."""
+    return op == "decode" or op.endswith("+decode")
+
+
+def span(e: Estimate) -> tuple[float, float]:
+    """The range shown for an operation without a single figure. Processes that disagree:
+    the fastest slice of the fastest process to that of the slowest (what `varies X–Y`
+    prints). Otherwise (a cell that never settled drifts inside a process too) that joined
+    to its 95% interval."""
+    if e.processes_disagree and e.steady is not False:
+        return e.process_min_ns, e.process_max_ns
+    return min(e.process_min_ns, e.ci_low_ns), max(e.process_max_ns, e.ci_high_ns)
+
+
+REASONS = ("processes disagree", "not steady", "unconfirmed")
+
+
+def why(e: Estimate) -> str:
+    """Why an operation has no single figure, in words ("" when it has one)."""
+    reasons = ["processes disagree"] if e.processes_disagree else []
+    if e.steady is False:
+        reasons.append("not steady")
+    if not reasons and not e.has_figure:  # too few processes confirmed their fast mode
+        reasons.append("unconfirmed")
+    return ", ".join(reasons)
+
+
+@dataclass
+class Place:
+    """One row on a podium: its figure with its interval, or (no single figure) its range."""
+
+    row: Row
+    low: float  # the 95% interval's low end, or the range's
+    high: float
+    figure: float | None  # None: no single figure, shown as the range low..high
+    why: str = ""  # why there is no single figure
+    joint: str = ""  # what joins it to the place before: "<", "≈" or "=" ("" for the first)
+
+    @property
+    def order(self) -> float:
+        """Its place: by the figure, or by the range's low end."""
+        return self.low if self.figure is None else self.figure
+
+
+@dataclass
+class Podium:
+    places: list[Place]
+    more: int = 0  # further rows without a single figure that could be among the first
+
+
+def _eligible(row: Row) -> bool:
+    return row.status == "ok" and "baseline" not in row.labels
+
+
+def time_podium(rows: list[Row], op: str, access: bool = False, top: int = SUMMARY_TOP) -> Podium:
+    """The fastest ``top`` of ``op``: every OK, non-baseline row, including those without a
+    single figure. A figured row is placed by its headline; a row without one by its range's
+    low end, whenever that range could place it among the first ``top`` (its low end below
+    the ``top``-th figure's high end, or fewer than ``top`` figured rows). Such a row is
+    never left out: one whose low end falls past the first ``top`` places is listed after
+    them (up to PODIUM_MAX rows in all, the rest counted in ``more``). A range is `≈` to its
+    neighbours, figures `<` only when their intervals do not overlap. For a decoding
+    operation, ``access`` picks the access rows (lazy-access, zero-copy-decode) instead of
+    the full decodes."""
+    figured: list[Place] = []
+    ranged: list[Place] = []
+    for row in rows:
+        e = row.ops.get(op)
+        if e is None or not _eligible(row) or (decodes(op) and row.access != access):
+            continue
+        if e.has_figure:
+            figured.append(Place(row, e.ci_low_ns, e.ci_high_ns, e.headline_ns))
+        else:
+            ranged.append(Place(row, *span(e), None, why(e)))
+    figured.sort(key=lambda p: (p.order, p.row.name))
+    bar = figured[top - 1].high if len(figured) >= top else math.inf
+    merged = sorted(
+        figured + [p for p in ranged if p.low < bar], key=lambda p: (p.order, p.row.name)
+    )
+    later = [p for p in merged[top:] if p.figure is None]
+    room = max(PODIUM_MAX - top, 0)
+    places = merged[:top] + later[:room]
+    for prev, here in zip(places, places[1:], strict=False):
+        settled = prev.figure is not None and here.figure is not None
+        here.joint = "<" if settled and here.low > prev.high else "≈"
+    return Podium(places, len(later) - len(later[:room]))
+
+
+def size_podium(rows: list[Row], top: int = SUMMARY_TOP) -> Podium:
+    """The smallest ``top`` encoded sizes (exact: `=` joins equal ones, `<` the rest); rows
+    as small as the last place are listed with it, up to PODIUM_MAX."""
+    sized = sorted(
+        (
+            Place(row, float(n), float(n), float(n))
+            for row in rows
+            if _eligible(row) and (n := row.sizes.get("encoded")) is not None
+        ),
+        key=lambda p: (p.order, p.row.name),
+    )
+    if len(sized) > top:
+        last = sized[top - 1].order
+        sized = [p for p in sized if p.order <= last]
+    places = sized[:PODIUM_MAX]
+    for prev, here in zip(places, places[1:], strict=False):
+        here.joint = "=" if here.order == prev.order else "<"
+    return Podium(places, len(sized) - len(places))
+
+
+@dataclass
+class FigureCount:
+    """How much of a run has no single figure: the one count every rendering quotes."""
+
+    operations: int  # OK cell operations with an estimate
+    without: int  # of those, the ones with no single figure
+    rows: int  # OK rows with an estimate
+    rows_without: int  # of those, the ones with some operation without a single figure
+    reasons: dict[str, int]  # rows per reason (REASONS), in that order
+
+    @property
+    def many(self) -> bool:
+        """More than MANY_WITHOUT_FIGURE of the operations: the run itself shows that
+        identical runs would not agree, whatever the machine-noise reading said."""
+        return self.without > MANY_WITHOUT_FIGURE * self.operations
+
+    def sentence(self) -> str:
+        """E.g. "412 of 1,028 rows: processes disagree — shown as ranges" (a not-steady
+        cell's table entry is "not steady", with no number: the summary shows its range)."""
+        if len(self.reasons) == 1:
+            reasons = next(iter(self.reasons))
+        else:
+            reasons = ", ".join(f"{reason} ({n:,})" for reason, n in self.reasons.items())
+        shown = "no single figure" if "not steady" in self.reasons else "shown as ranges"
+        return f"{self.rows_without:,} of {self.rows:,} rows: {reasons} — {shown}"
+
+
+def figure_count(report: RunReport) -> FigureCount:
+    operations = without = rows = rows_without = 0
+    reasons: dict[str, int] = {}
+    for table in report.tables.values():
+        for row in table:
+            if row.status != "ok" or not row.ops:
+                continue
+            rows += 1
+            operations += len(row.ops)
+            lacking = [e for e in row.ops.values() if not e.has_figure]
+            without += len(lacking)
+            if lacking:
+                rows_without += 1
+                found = {w for e in lacking for w in why(e).split(", ")}
+                for w in REASONS:
+                    if w in found:
+                        reasons[w] = reasons.get(w, 0) + 1
+    return FigureCount(operations, without, rows, rows_without, reasons)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from rich import box
@@ -11,15 +10,13 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from serbench.report.model import Row, RunReport
-from serbench.report.text import _cells, _columns, _title, fmt_bytes, fmt_ns
+from serbench.report.model import Podium, Row, RunReport, figure_count, size_podium, time_podium
+from serbench.report.text import SUMMARY_NOTE, _cells, _columns, _title, fmt_ns, podium_parts
 
 # The full table's columns, most wanted first: a narrow terminal drops from the end of this
 # list instead of wrapping every cell.
 _PRIORITY = ["serializer", "encode", "decode", "check", "bytes", "notes", "zstd", "library"]
 _MIN_NOTES = 16  # the notes column is cut to fit, never narrower than this
-SUMMARY_TOP = 3  # the fastest / smallest shown per dataset in the summary
-LAZY = {"lazy-access", "zero-copy-decode"}  # decodes that defer work: marked, not hidden
 
 
 def _fit(columns: list[str], rows: list[list[str]], width: int) -> list[int]:
@@ -69,36 +66,27 @@ def print_tables(report: RunReport, console: Console | None = None) -> None:
         )
 
 
-def _ranked(rows: list[Row], key: Callable[[Row], float | None]) -> list[tuple[Row, float]]:
-    """OK, steady, non-baseline rows with a value, best first."""
-    out = []
-    for row in rows:
-        unsettled = {"not-steady", "processes-disagree"} & set(row.flags)
-        if row.status != "ok" or "baseline" in row.labels or unsettled:
-            continue
-        value = key(row)
-        if value is not None:
-            out.append((row, value))
-    return sorted(out, key=lambda t: t[1])
+_STYLES = {
+    "joint": "dim",
+    "first": "bold",
+    "name": "",
+    "value": "cyan",
+    "range": "yellow",
+    "why": "dim",
+    "more": "dim yellow",
+}
 
 
-def _podium(ranked: list[tuple[Row, float]], op: str | None, unit: str = "ns") -> Text:
-    """The first few, `≈` between neighbours whose intervals overlap (no decided order)."""
-    text = Text()
-    for k, (row, value) in enumerate(ranked[:SUMMARY_TOP]):
-        if k:
-            prev = ranked[k - 1][0].ops.get(op) if op else None
-            here = row.ops.get(op) if op else None
-            tie = prev is not None and here is not None and here.ci_low_ns <= prev.ci_high_ns
-            text.append(" ≈ " if tie else " < ", style="dim")
-        text.append(row.name, style="bold" if k == 0 else "")
-        named = "lazy" in row.name or "access" in row.name
-        if op == "decode" and LAZY & set(row.labels) and not named:
-            text.append(" (lazy)", style="dim")
-        text.append(f" {fmt_ns(value, unit) if op else fmt_bytes(int(value)) + ' B'}", style="cyan")
-    if not ranked:
-        text.append("-", style="dim")
-    return text
+def _entries(podium: Podium, unit: str | None) -> list[Text]:
+    """The podium's places, each with the joint before it (`≈` between neighbours with no
+    decided order, `=` between equal sizes), rows without a single figure with their range;
+    the reason for a range is a piece of its own, so a narrow line may wrap before it."""
+    entries: list[Text] = []
+    for piece, role in podium_parts(podium, unit):
+        if role in ("joint", "more", "why") or not entries:
+            entries.append(Text())
+        entries[-1].append(piece, style=_STYLES[role])
+    return entries
 
 
 def _counts(rows: list[Row], quick: bool) -> Text:
@@ -133,27 +121,39 @@ def print_summary(report: RunReport, console: Console | None = None) -> None:
     for dataset, rows in report.tables.items():
         _line(console, "", Text(_short_title(dataset) + "  ", style="bold") + _counts(rows, quick))
         for op in ("encode", "decode"):
-            ranked = _ranked(rows, lambda r, op=op: r.ops[op].headline_ns if op in r.ops else None)
-            _line(console, f"  {op:7}", _podium(ranked, op, report.unit))
-        smallest = _ranked(rows, lambda r: r.sizes.get("encoded"))
-        _line(console, "  bytes  ", _podium(smallest, None))
+            _wrapped(console, f"  {op:7}", _entries(time_podium(rows, op), report.unit))
+        access = time_podium(rows, "decode", access=True)
+        if access.places:  # decodes of access rows, ranked apart
+            _wrapped(console, "  access ", _entries(access, report.unit))
+        _wrapped(console, "  bytes  ", _entries(size_podium(rows), None))
         failed = [r for r in rows if r.status in ("NG", "error")]
         for row in failed[:2]:
             detail = " ".join(row.detail.split())  # one line, whatever the library printed
             _line(console, "  NG     ", Text(f"{row.name}: {detail}", style="red"))
         if len(failed) > 2:
             _line(console, "  NG     ", Text(f"... and {len(failed) - 2} more", style="red"))
-    console.print(
-        "[dim]fastest first: fast-mode median per operation on the whole dataset; ≈ marks "
-        "overlapping 95% intervals (no decided order); baselines and cells without a single "
-        "figure (not-steady, processes-disagree) left out. "
-        f"All rows: serbench report {report.run['id']}[/dim]"
-    )
+    count = figure_count(report)
+    if count.many:
+        console.print(Text(count.sentence(), style="yellow"))
+    console.print(Text(f"{SUMMARY_NOTE}. All rows: serbench report {report.run['id']}", "dim"))
 
 
 def _short_title(dataset: str) -> str:
     title = _title(dataset)
     return title.split(":", 1)[0] if ":" in title else title
+
+
+def _wrapped(console: Console, head: str, entries: list[Text]) -> None:
+    """A podium: its places on as many lines as the width needs, each line cut at a place's
+    boundary, continuation lines indented under the first place (a place is never dropped
+    for lack of room)."""
+    line = Text(head, style="dim")
+    for entry in entries:
+        if line.cell_len + entry.cell_len > console.width and line.cell_len > len(head):
+            _line(console, "", line)
+            line = Text(" " * len(head))
+        line.append_text(entry)
+    _line(console, "", line)
 
 
 def _line(console: Console, head: str, body: Text) -> None:
@@ -185,8 +185,10 @@ def print_noise(n: dict[str, Any], console: Console) -> None:
     for runner, ns in n.get("sample_cost_ns", {}).items():
         table.add_row(f"{runner}: one timed sample", fmt_ns(ns) + " (clocks + one noop)")
     table.add_row(
-        "a standard run can expect",
-        f"headlines within about ±{100 * n['expected_spread']:.1f}% of each other between "
-        "identical runs (this series, replayed through the scheduler's sampling)",
+        "identical runs, replayed",
+        f"headlines within about ±{100 * n['expected_spread']:.1f}% of each other, this "
+        "series replayed through the scheduler's sampling: a reading of the machine's noise "
+        "while watched, not a promise for a run (a run's own cells say whether they agree: "
+        "processes-disagree, not-steady)",
     )
     console.print(table)

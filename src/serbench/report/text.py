@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from serbench import datasets
 from serbench.operations import CODECS
-from serbench.report.model import Row, RunReport
+from serbench.report.model import Podium, Row, RunReport, figure_count, span
 from serbench.stats import Estimate
+
+# The summary's footnote (terminal and Markdown): what its lines rank and how.
+SUMMARY_NOTE = (
+    "fastest first (fast-mode median per operation); ≈: overlapping 95% intervals or a range, "
+    "no decided order; a cell without a single figure (processes disagree, not steady) shows "
+    "its range, placed by its low end, whenever it could be among the first three; access: "
+    "lazy-access and zero-copy-decode rows, ranked apart from full decodes; bytes: = for "
+    "equal sizes; baselines left out"
+)
 
 
 def fmt_ns(ns: float | None, unit: str = "ns") -> str:
@@ -32,9 +41,54 @@ def fmt_kib(n: int | None) -> str:
     return "-" if n is None else f"{n / 1024:,.0f} KiB"
 
 
-def fmt_range(e: Estimate, unit: str = "ns") -> str:
-    """The fastest to the slowest process's headline, for a cell with no single figure."""
-    return f"{fmt_ns(e.process_min_ns, unit)}–{fmt_ns(e.process_max_ns, unit)}"
+def fmt_span(low: float, high: float, unit: str = "ns") -> str:
+    """low–high, the unit once when both ends share it: "3.1–4.9 µs"."""
+    a, b = fmt_ns(low, unit), fmt_ns(high, unit)
+    a_num, _, a_unit = a.partition(" ")
+    b_num, _, b_unit = b.partition(" ")
+    return f"{a_num}–{b}" if a_unit == b_unit else f"{a}–{b}"
+
+
+def podium_parts(podium: Podium, unit: str | None) -> list[tuple[str, str]]:
+    """A podium as (text, role) pieces for the terminal and Markdown to style: roles
+    joint, first, name, value, range, why and more. ``unit`` None: sizes in bytes."""
+    parts: list[tuple[str, str]] = []
+    for k, place in enumerate(podium.places):
+        if k:
+            parts.append((f" {place.joint} ", "joint"))
+        parts.append((place.row.name, "first" if k == 0 else "name"))
+        if place.figure is None:
+            parts.append((f" varies {fmt_span(place.low, place.high, unit or 'ns')}", "range"))
+            parts.append((f" ({place.why})", "why"))
+        elif unit is None:
+            parts.append((f" {fmt_bytes(int(place.figure))} B", "value"))
+        else:
+            parts.append((f" {fmt_ns(place.figure, unit)}", "value"))
+    if podium.more:
+        parts.append((f" ≈ {podium.more} more without a single figure that may be as fast", "more"))
+    return parts or [("-", "joint")]
+
+
+def agreement_facts(report: RunReport) -> list[tuple[str, str]]:
+    """What a report's header may say about agreement between identical runs: the
+    machine-noise reading taken before the run, as a reading and only while the run does
+    not contradict it, and how many rows have no single figure."""
+    count = figure_count(report)
+    noise = (report.run.get("environment") or {}).get("noise") or {}
+    spread = noise.get("expected_spread")
+    facts: list[tuple[str, str]] = []
+    if spread is not None and not count.many:
+        facts.append(
+            (
+                "machine-noise reading",
+                f"±{100 * spread:.1f}% between identical runs, replayed from a probe of this "
+                "machine's noise before the run (a reading of the machine, not of these "
+                "results)",
+            )
+        )
+    if count.rows_without:
+        facts.append(("single figures", count.sentence()))
+    return facts
 
 
 def fmt_est(e: Estimate | None, with_min: bool = True, unit: str = "ns") -> str:
@@ -43,8 +97,8 @@ def fmt_est(e: Estimate | None, with_min: bool = True, unit: str = "ns") -> str:
         return "-"
     if e.steady is False:
         return f"not steady (min {fmt_ns(e.min_ns, unit)})" if with_min else "not steady"
-    if e.processes_disagree:
-        return f"varies {fmt_range(e, unit)}"
+    if not e.has_figure:
+        return f"varies {fmt_span(*span(e), unit)}"
     pct = 100 * e.ci_half_width / e.headline_ns if e.headline_ns else 0
     text = f"{fmt_ns(e.headline_ns, unit)} ±{pct:.1f}%"
     return f"{text} (min {fmt_ns(e.min_ns, unit)})" if with_min else text

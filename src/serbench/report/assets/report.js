@@ -5,6 +5,9 @@
 
 const DATA = JSON.parse(document.getElementById("serbench-data").textContent);
 const CHART_OPS = ["encode", "decode"].filter((op) => DATA.operations.includes(op));
+// decoding operations: an access row's (lazy-access, zero-copy-decode) is ranked apart
+const ACCESS_OPS = new Set(DATA.access_ops);
+const COUNTS = DATA.measure === "instructions"; // counts per operation, not times
 // labels that change what a row's numbers mean: shown beside its flags (all are in a tooltip)
 const NOTABLE = new Set([
   "baseline",
@@ -57,10 +60,45 @@ function unique(values) {
   return [...new Set(values)].sort((a, b) => a.localeCompare(b));
 }
 
+// a time (ns) or an instruction count as the Python side's fmt_ns writes it: 3 digits, a unit
+const UNITS = COUNTS
+  ? [
+      ["G instr", 1e9],
+      ["M instr", 1e6],
+      ["k instr", 1e3],
+      ["instr", 1],
+    ]
+  : [
+      ["s", 1e9],
+      ["ms", 1e6],
+      ["µs", 1e3],
+      ["ns", 1],
+    ];
+function fmtAmount(v) {
+  const [unit, scale] = UNITS.find(([, s]) => v >= s) ?? UNITS[UNITS.length - 1];
+  return `${Number((v / scale).toPrecision(3))} ${unit}`;
+}
+
+// ticks of a log axis from lo to hi: 1-2-5 per decade over a few decades, else 1 per decade
+function logTicks(lo, hi) {
+  const from = Math.floor(Math.log10(lo));
+  const to = Math.ceil(Math.log10(hi));
+  const steps = to - from <= 3 ? [1, 2, 5] : [1];
+  const ticks = [];
+  for (let k = from; k <= to; k++)
+    for (const m of steps) {
+      const v = Number((m * 10 ** k).toPrecision(3));
+      if (v >= lo && v <= hi) ticks.push(v);
+    }
+  if (ticks.length < 2) return [lo, Math.sqrt(lo * hi), hi].map((v) => Number(v.toPrecision(2)));
+  return ticks;
+}
+
 // --- columns -------------------------------------------------------------------------
 
 // kind: "text" sorts alphabetically, "num" ascending, "pct" shows the value as % of the
-// best ranked row in view (ranked: OK and not a baseline).
+// best ranked row in view (ranked: OK and not a baseline). access: a decoding operation,
+// where an access row is compared with access rows only.
 function columns() {
   const cols = [
     { key: "name", label: "serializer", kind: "text", value: (r) => r.name },
@@ -69,15 +107,17 @@ function columns() {
   ];
   for (const op of DATA.operations) {
     const value = (r) => r.ops[op]?.ns ?? null;
+    const access = ACCESS_OPS.has(op);
     cols.push({
       key: op,
       label: op,
       kind: "num",
       value,
+      access,
       text: (r) => r.ops[op]?.text ?? "-",
       tip: (r) => r.ops[op]?.tip,
     });
-    cols.push({ key: `${op}%`, label: "% best", kind: "pct", of: op, value });
+    cols.push({ key: `${op}%`, label: "% best", kind: "pct", of: op, value, access });
   }
   const size = (k) => (r) => r.sizes[k] ?? null;
   cols.push({
@@ -127,16 +167,21 @@ function columns() {
 const COLUMNS = columns();
 
 const ranked = (r) => r.status === "OK" && !r.baseline;
+// the best-value key a row's pct cell is compared with: an access row's own group
+const group = (col, row) => (col.access && row.access ? `${col.key}@access` : col.key);
 
-// best (smallest) value of every pct column among the rows in view
+// best (smallest) value of every pct column among the rows in view; for a decoding
+// operation, one among the full decodes and one among the access rows
 function bests(rows) {
   const out = {};
   for (const col of COLUMNS.filter((c) => c.kind === "pct")) {
-    const values = rows
-      .filter(ranked)
-      .map(col.value)
-      .filter((v) => v !== null && v > 0);
-    out[col.key] = values.length ? Math.min(...values) : null;
+    for (const access of col.access ? [false, true] : [false]) {
+      const values = rows
+        .filter((r) => ranked(r) && (!col.access || r.access === access))
+        .map(col.value)
+        .filter((v) => v !== null && v > 0);
+      out[col.key + (access ? "@access" : "")] = values.length ? Math.min(...values) : null;
+    }
   }
   return out;
 }
@@ -155,7 +200,10 @@ function ordered(rows) {
   const col = COLUMNS.find((c) => c.key === state.sort.key);
   if (!col) return rows;
   const keyed = rows.map((row, i) => [col.value(row), i, row]);
-  keyed.sort(([a, i], [b, j]) => {
+  keyed.sort(([a, i, x], [b, j, y]) => {
+    // a decoding column ranks the access rows apart, after the full decodes
+    const apart = col.access ? x.access - y.access : 0;
+    if (apart) return apart;
     if (a === null || a === "" || b === null || b === "") {
       const missing = (a === null || a === "") - (b === null || b === "");
       return missing || i - j; // rows without a value stay last, in the model's order
@@ -284,15 +332,20 @@ function drawFilters() {
 function cell(col, row, best) {
   if (col.kind === "pct") {
     const v = col.value(row);
-    const b = best[col.key];
+    const b = best[group(col, row)];
     if (!ranked(row) || v === null || b === null || v <= 0)
       return el("td", { class: "pct", "data-col": col.key });
     const pct = (100 * b) / v;
     const bar = el("span", { class: "bar" });
     bar.style.width = `${Math.min(pct, 100).toFixed(1)}%`;
+    const apart = col.access && row.access;
     return el(
       "td",
-      { class: "pct", "data-col": col.key },
+      {
+        class: apart ? "pct access" : "pct",
+        "data-col": col.key,
+        title: apart ? "of the best access row in view (ranked apart from full decodes)" : null,
+      },
       bar,
       el("span", { class: "v" }, `${pct.toFixed(pct < 10 ? 1 : 0)}%`),
     );
@@ -311,6 +364,14 @@ function cell(col, row, best) {
   const td = el("td", { class: col.kind, "data-col": col.key, title: tip });
   if (col.key === "library") td.append(...breakable(text));
   else td.append(text ?? "-");
+  if (col.access && row.access && row.ops[col.key])
+    td.append(
+      el(
+        "span",
+        { class: "access-tag", title: "an access, not a full decode: ranked apart" },
+        "access",
+      ),
+    );
   return td;
 }
 
@@ -378,7 +439,13 @@ function drawTable(rows) {
     .replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
 }
 
-function drawChart(ds, rows) {
+// The time axis is logarithmic: a dataset's rows span 1,000x and more, and on a linear axis
+// the fastest ones, the rows people look for, get no visible bar. Sizes stay linear from zero
+// (proportions read directly) unless they too span over SIZE_LOG_SPAN.
+const SIZE_LOG_SPAN = 100;
+const COLOURS = { encode: "#4477aa", decode: "#ee6677", access: "#aa3377" };
+
+function drawChart(rows) {
   const div = document.getElementById("chart-time");
   const shown = rows.filter((r) => ranked(r) && Object.keys(r.ops).length);
   div.hidden = shown.length === 0;
@@ -390,23 +457,35 @@ function drawChart(ds, rows) {
     const unsettled = CHART_OPS.some((op) => r.ops[op] && r.ops[op].ns === null);
     return plotlyText(r.name + (unsettled ? " (no single figure)" : ""));
   });
-  const scale = (v) => (v === null || v === undefined ? null : v / ds.unit_ns);
-  const colours = { encode: "#4477aa", decode: "#ee6677" };
-  const traces = CHART_OPS.map((op) => {
-    const est = shown.map((r) => r.ops[op] ?? null);
-    const x = est.map((e) => scale(e?.ns));
-    return {
+  // full decodes and accesses are separate series; the access series starts hidden (a click
+  // on its legend entry shows it), so the decode bars compare full decodes only
+  const series = CHART_OPS.map((op) => ({
+    op,
+    name: op,
+    pick: (r) => !(ACCESS_OPS.has(op) && r.access),
+    visible: true,
+  }));
+  if (CHART_OPS.includes("decode") && shown.some((r) => r.access && r.ops.decode))
+    series.push({ op: "decode", name: "access", pick: (r) => r.access, visible: "legendonly" });
+  const traces = [];
+  for (const s of series) {
+    const est = shown.map((r) => (s.pick(r) ? (r.ops[s.op] ?? null) : null));
+    const x = est.map((e) => e?.ns ?? null);
+    traces.push({
       type: "bar",
       orientation: "h",
-      name: op,
+      name: s.name,
+      legendgroup: s.name,
+      offsetgroup: s.name,
+      visible: s.visible,
       y: names,
       x,
-      marker: { color: colours[op] },
+      marker: { color: COLOURS[s.name] },
       error_x: {
         type: "data",
         symmetric: false,
-        array: est.map((e, i) => (x[i] === null ? null : scale(e.hi) - x[i])),
-        arrayminus: est.map((e, i) => (x[i] === null ? null : x[i] - scale(e.lo))),
+        array: est.map((e, i) => (x[i] === null ? null : e.hi - x[i])),
+        arrayminus: est.map((e, i) => (x[i] === null ? null : x[i] - e.lo)),
         thickness: 1.2,
         width: 3,
         color: "#222",
@@ -415,8 +494,42 @@ function drawChart(ds, rows) {
         plotlyText(e ? (e.ns === null ? `${e.text}: no single number` : e.tip) : "not measured"),
       ),
       hoverinfo: "text+name",
-    };
-  });
+    });
+    // a cell without a single figure: no bar from zero, but a hatched bar over its range (in
+    // the operation's own slot, so the row still shows where it may stand)
+    const ranges = est.map((e) => e?.range ?? null);
+    if (ranges.some((v) => v !== null))
+      traces.push({
+        type: "bar",
+        orientation: "h",
+        name: `${s.name}, range`,
+        legendgroup: s.name,
+        offsetgroup: s.name,
+        showlegend: false,
+        visible: s.visible,
+        y: names,
+        base: ranges.map((v) => (v ? v[0] : null)),
+        x: ranges.map((v) => (v ? v[1] - v[0] : null)),
+        marker: {
+          color: "rgba(255,255,255,0)",
+          line: { color: COLOURS[s.name], width: 1 },
+          pattern: { shape: "/", fgcolor: COLOURS[s.name], size: 5, solidity: 0.4 },
+        },
+        hovertext: est.map((e) => plotlyText(e?.range ? `${e.text} (${e.why})` : "")),
+        hoverinfo: "text+name",
+      });
+  }
+  // the axis spans every interval and range of the rows shown, hidden series included
+  const ends = shown
+    .flatMap((r) => CHART_OPS.map((op) => r.ops[op]))
+    .filter((e) => e)
+    .flatMap((e) => (e.range ? e.range : e.ns === null ? [] : [e.lo, e.hi]))
+    .filter((v) => v > 0);
+  const lo = ends.length ? Math.min(...ends) : 1;
+  const hi = ends.length ? Math.max(...ends) : 10;
+  const ticks = logTicks(lo, hi);
+  const sized = shown.map((r) => r.sizes.encoded).filter((v) => v > 0);
+  const sizeLog = sized.length > 0 && Math.max(...sized) / Math.min(...sized) > SIZE_LOG_SPAN;
   const sizes = ["encoded", ...DATA.codecs].map((k, i) => ({
     type: "bar",
     orientation: "h",
@@ -437,12 +550,21 @@ function drawChart(ds, rows) {
     yaxis: { automargin: true, autorange: "reversed", type: "category" },
     xaxis: {
       domain: [0, 0.62],
-      rangemode: "tozero",
+      type: "log",
+      range: [Math.log10(lo / 1.5), Math.log10(hi * 1.5)],
+      tickvals: ticks,
+      ticktext: ticks.map(fmtAmount),
       title: {
-        text: `${ds.unit.includes("instr") ? "instructions" : "time"} per operation (${ds.unit}): fast-mode median, 95% interval`,
+        text: `${COUNTS ? "instructions" : "time"} per operation, log scale: fast-mode median, 95% interval; hatched: the range of a cell with no single figure`,
       },
     },
-    xaxis2: { domain: [0.68, 1], anchor: "y", rangemode: "tozero", title: { text: "bytes" } },
+    xaxis2: {
+      domain: [0.68, 1],
+      anchor: "y",
+      type: sizeLog ? "log" : "linear",
+      rangemode: "tozero",
+      title: { text: sizeLog ? "bytes, log scale" : "bytes" },
+    },
   };
   Plotly.react(div, [...traces, ...sizes], layout, {
     displaylogo: false,
@@ -460,7 +582,7 @@ function draw() {
     `${rows.length} of ${ds.rows.length} rows shown` +
     (hidden ? ` (${hidden} hidden by the filters)` : "");
   drawTable(rows);
-  drawChart(ds, rows);
+  drawChart(rows);
 }
 
 function start() {
