@@ -92,7 +92,7 @@ def test_a_fastest_process_no_other_confirms_within_ten_percent_leaves_no_single
     assert agree is not None and apart is not None and alone is not None
     assert not agree.processes_disagree and agree.has_figure
     assert apart.processes_disagree and not apart.has_figure
-    # each process's fastest slice: the range of the processes' own best figures
+    # each process's fast-mode median: the range of the processes' own figures
     assert apart.process_min_ns == pytest.approx(1000, rel=0.02)
     assert apart.process_max_ns == pytest.approx(1150, rel=0.02)
     assert not alone.processes_disagree  # one process cannot show it
@@ -105,4 +105,4 @@ def test_a_fastest_process_no_other_confirms_within_ten_percent_leaves_no_single
     assert confirmed.headline_ns == pytest.approx(1020, rel=0.02)  # the slow process left out
     assert slower.processes_disagree and slower.processes_agreeing == 1
     text = fmt_est(apart)  # the range, never one number
-    assert text.startswith("varies ") and "–1.14 µs" in text and "±" not in text
+    assert text.startswith("varies ") and "–1.15 µs" in text and "±" not in text

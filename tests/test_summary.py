@@ -172,8 +172,8 @@ def test_terminal_summary(rep: RunReport) -> None:
     text = "\n".join(lines)
     encode = _line(lines, "encode")
     assert encode.startswith(
-        "encode java/kryo varies 3.09–4.88 µs (processes disagree) ≈ java/fury 4 µs "
-        "< java/protobuf 4.5 µs ≈ java/avro varies 4.58–8.96 µs (processes disagree)"
+        "encode java/kryo varies 3.1–4.9 µs (processes disagree) ≈ java/fury 4 µs "
+        "< java/protobuf 4.5 µs ≈ java/avro varies 4.6–9 µs (processes disagree)"
     )
     decode = _line(lines, "decode")
     assert decode.startswith("decode java/protobuf 5 µs ≈ java/jackson varies 5.4")
@@ -188,7 +188,7 @@ def test_terminal_summary(rep: RunReport) -> None:
     # narrow: wrapped at a place's boundary, every place still there
     narrow = _summary(rep, 60)
     assert all(len(line) <= 60 for line in narrow)
-    assert "java/avro varies 4.58–8.96 µs (processes disagree)" in _line(narrow, "encode")
+    assert "java/avro varies 4.6–9 µs (processes disagree)" in _line(narrow, "encode")
 
 
 def test_terminal_summary_of_a_settled_run_has_no_access_line_without_access_rows(
@@ -205,7 +205,7 @@ def test_terminal_summary_of_a_settled_run_has_no_access_line_without_access_row
 def test_markdown_summary(rep: RunReport, settled: RunReport) -> None:
     md = report.markdown(rep)
     assert (
-        "  - encode: `java/kryo` varies 3.09–4.88 µs (processes disagree) ≈ `java/fury` 4 µs"
+        "  - encode: `java/kryo` varies 3.1–4.9 µs (processes disagree) ≈ `java/fury` 4 µs"
         " < `java/protobuf` 4.5 µs ≈ `java/avro` varies" in md
     )
     decode = next(line for line in md.splitlines() if line.startswith("  - decode: "))

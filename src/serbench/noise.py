@@ -81,7 +81,7 @@ def replayed_spread(per_op: np.ndarray, rng: np.random.Generator, runs: int = 20
             drawn: list[float] = []
             while len(drawn) < t.max_slices:
                 drawn.append(float(per_op[rng.integers(0, len(per_op))]))
-                confirmed = fast_mode_confirmed(drawn, t.confirm_slices, t.confirm_tolerance)
+                confirmed = fast_mode_confirmed(drawn, t.confirm_slices)
                 if len(drawn) >= needed and confirmed:
                     break
             pooled += drawn

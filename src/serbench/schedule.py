@@ -22,6 +22,7 @@ from serbench.timing import Timing
 
 MAX_RESTARTS = 5  # per runner and block; past it the runner's remaining cells fail
 LONG_SAMPLE = 10  # a sample over this many min_sample_ns makes a slice of one sample
+RECALIBRATE = 0.75  # a first measured sample under this share of min_sample_ns: batch grows
 Save = Callable[[CellKey, dict[str, Any]], None]
 SAMPLE_FIELDS = ("wall_ns", "cpu_ns", "alloc_bytes", "alloc_count", "gc_count", "gc_ns")
 
@@ -82,6 +83,7 @@ class OpState:
     phase: str = "calibrate"
     iterations: int = 1
     per_slice: int = 1
+    long: bool = False  # one operation lasts LONG_SAMPLE samples' worth or more
     warm_best: list[float] = field(default_factory=list)  # best per-iteration time per slice
     warm_compiling: list[bool] = field(default_factory=list)
     warm_ns: int = 0
@@ -102,6 +104,15 @@ class OpState:
         if self.phase == "measure":
             self.phase, self.steady = "warmup", None
         self.warm_best, self.warm_compiling, self.warm_ns, self.warm_ops = [], [], 0, 0
+
+
+class _Interrupted(Exception):
+    """A fault or an error reply met while warming up in a runner's own thread: the block's
+    main thread records it (faults and failures are handled one at a time, in order)."""
+
+    def __init__(self, st: OpState, cause: SessionFault | dict[str, Any]) -> None:
+        super().__init__(str(cause))
+        self.st, self.cause = st, cause
 
 
 class Block:
@@ -128,6 +139,7 @@ class Block:
         self.sessions: dict[str, RunnerSession] = {}
         self.restarts: dict[str, int] = {}
         self.states: list[OpState] = []
+        self._warming = threading.local()  # set in the warm-up threads: faults are deferred
 
     # --- sessions and faults -------------------------------------------------------------
 
@@ -242,9 +254,13 @@ class Block:
         try:
             reply = self._session(st.cell.runner).call(command)
         except SessionFault as fault:
+            if getattr(self._warming, "active", False):
+                raise _Interrupted(st, fault) from None
             self._fault(st.cell, fault)
             return None
         if reply["event"] == "error":
+            if getattr(self._warming, "active", False):
+                raise _Interrupted(st, reply)
             self._fail_cell(st.cell, reply["code"], reply["message"])
             return None
         return reply
@@ -257,15 +273,16 @@ class Block:
         target = self.timing.min_sample_ns
         if wall >= target or st.iterations >= 1 << 30:
             st.phase = "warmup"
-            long = wall >= LONG_SAMPLE * target
-            st.per_slice = 1 if long else self.timing.slice_samples
+            st.long = wall >= LONG_SAMPLE * target
+            st.per_slice = 1 if st.long else self.timing.slice_samples
             return
         # jump close to the target, never by more than 16x
         guess = int(st.iterations * target / max(wall, 1) * 1.2)
         st.iterations = max(st.iterations * 2, min(st.iterations * 16, guess))
 
     def _warm(self, st: OpState) -> None:
-        reply = self._sample(st, st.iterations, st.per_slice)
+        per_slice = 1 if st.long else self.timing.warmup_slice_samples
+        reply = self._sample(st, st.iterations, per_slice)
         if reply is None:
             return
         t = self.timing
@@ -277,7 +294,10 @@ class Block:
         st.warm_compiling.append(bool(reply.get("compile_ns")))
         if min(reply["wall_ns"]) < t.min_sample_ns // 2:
             st.iterations *= 2  # compiled code got faster: keep samples long, slices few
-        w = t.warmup_window
+        # code compiled ahead of time or on first call is final once calibration has run
+        # it: what remains to warm (caches, the allocator) shows in shorter windows
+        tiered = self.specs[st.cell.runner].jit == "tiered"
+        w = t.warmup_window if tiered else t.final_code_window
         if len(st.warm_best) >= 2 * w:
             # the window before, not the best of all time: on a noisy machine a fast phase
             # now and then beats every earlier slice, while a JIT's gains show window on window
@@ -318,6 +338,13 @@ class Block:
         reply = self._sample(st, st.iterations, st.per_slice)
         if reply is None:
             return
+        t = self.timing
+        short = min(reply["wall_ns"])
+        if not st.slice_sizes and short < RECALIBRATE * t.min_sample_ns:
+            # warmed up beside other runners, measured alone: samples came out short; the
+            # batch grows before the first slice counts (every slice has one batch size)
+            st.iterations = math.ceil(st.iterations * t.min_sample_ns / max(short, 1))
+            return
         for f in SAMPLE_FIELDS:
             got, have = reply.get(f), st.samples[f]
             st.samples[f] = None if got is None or have is None else have + list(got)
@@ -327,10 +354,7 @@ class Block:
         if reply.get("compile_ns") is not None:
             st.compile_ns = (st.compile_ns or 0) + reply["compile_ns"]
         st.measured_ns += sum(reply["wall_ns"])
-        t = self.timing
-        st.confirmed = stats.fast_mode_confirmed(
-            st.slice_best, t.confirm_slices, t.confirm_tolerance, t.precision
-        )
+        st.confirmed = stats.fast_mode_confirmed(st.slice_best, t.confirm_slices, t.precision)
         taken = len(st.slice_sizes)
         # enough slices that all of them missing the fast phase is unlikely; a slow operation
         # whose time budget ends first has long samples, each spanning several phases
@@ -382,6 +406,40 @@ class Block:
         except SessionFault:
             self._restart(cell.runner)  # every result of the cell is saved already
 
+    def _warm_in_parallel(self) -> None:
+        """Calibration and warm-up of every operation, one thread per runner, before any
+        slice is measured: nothing is measured yet, so the runners' processes may share the
+        cores (a JIT's compile threads included); each operation warms in one stretch, so
+        a compile signal is its own. Measured slices are then taken one at a time."""
+        by_runner: dict[str, list[OpState]] = {}
+        for st in self.states:
+            by_runner.setdefault(st.cell.runner, []).append(st)
+        stopped: list[_Interrupted] = []
+
+        def work(states: list[OpState]) -> None:
+            self._warming.active = True
+            try:
+                for st in states:
+                    while st.phase in ("calibrate", "warmup"):
+                        (self._calibrate if st.phase == "calibrate" else self._warm)(st)
+            except _Interrupted as stop:
+                stopped.append(stop)  # the rest of this runner's cells warm up later
+
+        for states in by_runner.values():
+            self.rng.shuffle(states)
+        threads = [threading.Thread(target=work, args=(v,)) for v in by_runner.values()]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for stop in stopped:
+            if stop.st not in self.states:
+                continue
+            if isinstance(stop.cause, SessionFault):
+                self._fault(stop.st.cell, stop.cause)
+            else:
+                self._fail_cell(stop.st.cell, stop.cause["code"], stop.cause["message"])
+
     # --- the block -----------------------------------------------------------------------
 
     def run(self) -> None:
@@ -413,17 +471,17 @@ class Block:
                         )
                     else:
                         self.states.append(OpState(cell, op, common))
+            self._warm_in_parallel()
             steps = {"calibrate": self._calibrate, "warmup": self._warm, "measure": self._measure}
             while self.states:
                 order = list(self.states)
                 self.rng.shuffle(order)
                 for st in order:
-                    # calibration and warm-up in one stretch (a compile signal is then the
-                    # cell's own); measured slices one per visit, interleaved
+                    # a cell whose runner restarted warms up again here, in one stretch
                     while st in self.states and st.phase in ("calibrate", "warmup"):
                         steps[st.phase](st)
                     if st in self.states and st.phase == "measure":
-                        steps[st.phase](st)
+                        self._measure(st)
                     if st.phase == "done" and st in self.states:
                         self._done(st)
         finally:

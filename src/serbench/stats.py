@@ -51,9 +51,9 @@ class Estimate:
     slow_fraction: float  # share of slices outside the fast mode
     fast_spread: float  # IQR / median of the fast-mode slices
     process_spread: float  # (max - min) / (max + min) of the per-process headlines
-    process_min_ns: float  # per process its fastest slice: the lowest and the highest of those
-    process_max_ns: float  # (one fast slice is enough, so a process is not blamed for a phase)
-    processes_agreeing: int  # processes whose fastest slice is within PROCESS_AGREEMENT of it
+    process_min_ns: float  # per process its fast-mode median: the lowest and the highest
+    process_max_ns: float  # of those (a process is not blamed for its slow-phase slices)
+    processes_agreeing: int  # processes whose figure is within PROCESS_AGREEMENT of the lowest
     processes_confirmed: int  # processes whose fast mode was confirmed (timing["confirmed"])
     per_message_ns: float
     alloc_bytes: float | None  # per operation, where the runner can tell
@@ -172,20 +172,17 @@ def median_half_width(values: list[float] | np.ndarray) -> float:
     return float(MEDIAN_CI_IQR * (q3 - q1) / math.sqrt(len(x)))
 
 
-def fast_mode_confirmed(
-    slices: list[float], needed: int, tolerance: float, precision: float | None = None
-) -> bool:
-    """One process's fast mode is confirmed: ``needed`` slices within ``tolerance`` of its
-    fastest slice, and, with a precision target, the fast-mode median's approximate 95%
-    half-width at most ``precision`` of it."""
+def fast_mode_confirmed(slices: list[float], needed: int, precision: float | None = None) -> bool:
+    """One process's fast mode is confirmed: ``needed`` slices in it (within
+    FAST_MODE_WIDTH of its fastest slice), and, with a precision target, the fast-mode
+    median's approximate 95% half-width at most ``precision`` of it."""
     if not slices:
         return False
-    low = min(slices)
-    if sum(v <= low * (1 + tolerance) for v in slices) < needed:
+    fast = fast_mode(np.asarray(slices, dtype=float))
+    if len(fast) < needed:
         return False
     if precision is None:
         return True
-    fast = fast_mode(np.asarray(slices, dtype=float))
     return median_half_width(fast) <= precision * float(np.median(fast))
 
 
@@ -196,8 +193,8 @@ def is_slow(values: list[float] | np.ndarray) -> np.ndarray:
 
 
 def agreeing(fastest: list[float]) -> int:
-    """How many processes confirm the fastest: their fastest slice within PROCESS_AGREEMENT
-    of it (``fastest``: each process's fastest slice median)."""
+    """How many processes confirm the fastest: their figure within PROCESS_AGREEMENT of the
+    lowest (``fastest``: each process's fast-mode median of its slices)."""
     low = min(fastest)
     return sum(f <= (1 + PROCESS_AGREEMENT) * low for f in fastest)
 
@@ -215,7 +212,7 @@ def unsettled(timings: list[dict[str, Any]]) -> bool:
     timings = [t for t in timings if t and t.get("wall_ns")]
     if len(timings) == 1:
         return not confirmed(timings[0])
-    fastest = [float(slice_medians(t).min()) for t in timings]
+    fastest = [fast_mode_median(slice_medians(t)) for t in timings]
     return agreeing(fastest) < 2 or not any(confirmed(t) for t in timings)
 
 
@@ -232,7 +229,7 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
     lo, hi = min(lo, head), max(hi, head)
     samples = np.sort(np.concatenate([_per_op(t, "wall_ns") for t in timings]))  # type: ignore[misc]
     heads = [float(np.median(fast_mode(x))) for x in per_process]
-    fastest = [float(x.min()) for x in per_process]
+    fastest = [float(np.median(fast_mode(x))) for x in per_process]  # each process's figure
     cpu = [_per_op(t, "cpu_ns") for t in timings]
     cpu_head = None
     if all(c is not None for c in cpu):

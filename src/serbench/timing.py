@@ -20,7 +20,7 @@ class Timing:
     min_sample_ns: int  # one sample (a batch of iterations) lasts at least this long
     slice_samples: int  # samples per slice: one `sample` command, consecutive in time
     # sequential sampling: a process measures an operation until its fast mode is confirmed
-    # (confirm_slices slices within confirm_tolerance of its fastest one) and, with a
+    # (confirm_slices slices within stats.FAST_MODE_WIDTH of its fastest one) and, with a
     # precision target, until the fast mode's interval is that tight; never fewer than
     # min_slices, never more than max_slices or max_measure_ns (past min_slices)
     # A process's slices must also be enough that all of them missing the fast phase is
@@ -29,11 +29,12 @@ class Timing:
     min_slices: int
     max_slices: int
     confirm_slices: int
-    confirm_tolerance: float
     miss_probability: float
     max_measure_ns: int  # measuring budget per operation per process (slow operations)
     processes: int  # fresh runner processes per cell: one per round
-    warmup_window: int  # slices per window of the steady-state test
+    warmup_window: int  # warm-up slices per window of the steady-state test (tiered JITs)
+    final_code_window: int  # ... where the code is final from the first call (no tiered JIT)
+    warmup_slice_samples: int  # samples per warm-up slice (a measured slice may have fewer)
     warmup_tolerance: float  # a window whose best is this much below the window before: not steady
     warmup_max_ns: int  # warm-up budget per operation per process; past it: not-steady
     # tiered JITs: at least this many operations x messages before the test may pass (their
@@ -64,15 +65,16 @@ class Timing:
 
 QUICK = Timing(
     min_sample_ns=1_000_000,
-    slice_samples=3,
+    slice_samples=1,
     min_slices=3,
-    max_slices=40,
-    confirm_slices=3,
-    confirm_tolerance=0.05,
+    max_slices=60,
+    confirm_slices=5,
     miss_probability=0.02,
-    max_measure_ns=100_000_000,
+    max_measure_ns=120_000_000,
     processes=2,
     warmup_window=3,
+    final_code_window=2,
+    warmup_slice_samples=3,
     warmup_tolerance=0.03,
     warmup_max_ns=1_000_000_000,
     jit_min_invocations=20_000,
@@ -86,13 +88,14 @@ STANDARD = Timing(
     min_sample_ns=1_000_000,
     slice_samples=3,
     min_slices=8,
-    max_slices=80,
-    confirm_slices=6,
-    confirm_tolerance=0.05,
+    max_slices=120,
+    confirm_slices=8,
     miss_probability=0.01,
     max_measure_ns=300_000_000,
     processes=3,
     warmup_window=3,
+    final_code_window=2,
+    warmup_slice_samples=3,
     warmup_tolerance=0.03,
     warmup_max_ns=1_500_000_000,
     jit_min_invocations=20_000,
