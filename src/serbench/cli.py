@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from serbench import (
     baseline,
@@ -20,6 +19,7 @@ from serbench import (
     instructions,
     noise,
     orchestrate,
+    progress,
     reference,
     report,
     runners,
@@ -28,6 +28,7 @@ from serbench import (
 )
 from serbench.operations import COMPRESSED
 from serbench.paths import default_db, state_dir
+from serbench.progress import Eta
 from serbench.report import compare as compare_report
 from serbench.report import export, listings
 from serbench.store import Store, StoreError
@@ -247,29 +248,19 @@ def _run(config: orchestrate.RunConfig, store: Store, run_id: int | None) -> int
         done = store.done_keys(run_id)
     for name, d in the_plan.describes.items():
         store.save_serializers(run_id, name, d)
-    ops = len(config.operations)
-    total = (len(the_plan.cells) + len(the_plan.not_applicable)) * ops
-    remaining = total - len(done)
-    with Progress(
-        TextColumn(f"[bold]run {run_id}[/bold]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-        console=err,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("", total=total, completed=total - remaining)
+    todo = {c.key(op) for c in the_plan.cells for op in config.operations} - done
+    eta = Eta(len(todo))
+    with progress.bar(run_id, eta, err) as bar:
+        task = bar.add_task("", total=eta.total)
 
         def advance(description: str, n: int, more: int = 0) -> None:
-            nonlocal total
-            total += more  # tie-break processes, decided as the run goes
-            progress.update(task, advance=n, total=total, description=description)
+            eta.advance(n, more)  # more: tie-break processes, decided as the run goes
+            bar.update(task, completed=eta.finished, total=eta.total, description=description)
 
         probe = (store.run(run_id) or {}).get("environment")
         slow = (json.loads(probe).get("noise") or {}).get("slow_share") if probe else None
         orchestrate.execute(config, the_plan, store, run_id, advance, done, slow)
-        progress.update(task, completed=total, description="done")
+        bar.update(task, completed=eta.total, description="done")
     store.finish_run(run_id)
     return run_id
 

@@ -1,9 +1,10 @@
 """Plans the matrix, cuts it into blocks, runs them (schedule.Block), stores every result.
 
-A run is `processes` rounds; each round visits the datasets in a random order; each
-dataset is one block (or a few, when its cells would not fit in memory at once) in which
-every runner gets one fresh process and all their cells are measured interleaved. Then up
-to `tiebreak_processes` more rounds time only the cells whose processes disagree.
+A run visits the datasets in a random order; each dataset is one block (or a few, when its
+cells would not fit in memory at once) in which every runner gets `processes` fresh
+processes side by side and all their cells are measured interleaved. Then up to
+`tiebreak_processes` more blocks per runner and dataset time the cells that are not
+settled, with the neighbours they had.
 """
 
 from __future__ import annotations
@@ -188,25 +189,25 @@ def _expanded_bytes(descriptor: dict[str, Any]) -> int:
 def blocks(
     cells: list[Cell], descriptors: dict[str, dict[str, Any]], timing: Timing, rng: random.Random
 ) -> list[list[Cell]]:
-    """Rounds (one per process index) of datasets in random order; a dataset's cells split
-    into chunks so that one runner process holds at most timing.block_bytes at once."""
+    """The datasets in random order, each one block holding every process of every runner
+    (measured side by side, so a cell's processes see the same minutes of the machine); a
+    dataset's cells split into chunks so that one runner process holds at most
+    timing.block_bytes at once."""
     out = []
-    by_round: dict[int, dict[str, dict[str, list[Cell]]]] = defaultdict(
-        lambda: defaultdict(lambda: defaultdict(list))
+    by_dataset: dict[str, dict[tuple[str, int], list[Cell]]] = defaultdict(
+        lambda: defaultdict(list)
     )
     for c in cells:
-        by_round[c.process][c.dataset][c.runner].append(c)
-    for p in sorted(by_round):
-        names = sorted(by_round[p])
-        rng.shuffle(names)
-        for ds in names:
-            per_runner = by_round[p][ds]
-            size = max(_expanded_bytes(descriptors[ds]), 1)
-            chunk = max(1, timing.block_bytes // (3 * size))
-            parts = max(-(-len(v) // chunk) for v in per_runner.values())
-            for k in range(parts):
-                block = [c for v in per_runner.values() for c in v[k * chunk : (k + 1) * chunk]]
-                out.append(block)
+        by_dataset[c.dataset][c.slot].append(c)
+    names = sorted(by_dataset)
+    rng.shuffle(names)
+    for ds in names:
+        per_slot = by_dataset[ds]
+        size = max(_expanded_bytes(descriptors[ds]), 1)
+        chunk = max(1, timing.block_bytes // (3 * size))
+        parts = max(-(-len(v) // chunk) for v in per_slot.values())
+        for k in range(parts):
+            out.append([c for v in per_slot.values() for c in v[k * chunk : (k + 1) * chunk]])
     return out
 
 

@@ -1,8 +1,10 @@
-"""Runs one block of cells: one fresh process per runner; every (cell, operation) calibrated
-and warmed up in one stretch until the steady-state test and the runtime's own evidence
-say its code is final, then measured in short slices taken in a randomized, interleaved
-order across all runners' cells, each operation until its fast mode is confirmed, so that
-measurement goes where the machine's phases leave uncertainty (docs/method.md)."""
+"""Runs one block of cells: fresh runner processes (one per runner and process index, side by
+side); every (cell, operation) calibrated and warmed up in one stretch until the
+steady-state test and the runtime's own evidence say its code is final, then measured in
+short slices taken in a randomized, interleaved order across all processes' cells, each
+operation until its fast mode is confirmed, so that measurement goes where the machine's
+phases leave uncertainty, and a cell's processes are measured over the same minutes
+(docs/method.md)."""
 
 from __future__ import annotations
 
@@ -22,8 +24,10 @@ from serbench.timing import Timing
 
 MAX_RESTARTS = 5  # per runner and block; past it the runner's remaining cells fail
 LONG_SAMPLE = 10  # a sample over this many min_sample_ns makes a slice of one sample
+LONG_CONFIRM = 2  # fast-mode slices that confirm a long operation whose time budget ran out
 RECALIBRATE = 0.75  # a first measured sample under this share of min_sample_ns: batch grows
 Save = Callable[[CellKey, dict[str, Any]], None]
+Slot = tuple[str, int]  # (runner, process index): one fresh runner process of a block
 SAMPLE_FIELDS = ("wall_ns", "cpu_ns", "alloc_bytes", "alloc_count", "gc_count", "gc_ns")
 
 
@@ -68,6 +72,11 @@ class Cell:
     @property
     def id(self) -> str:
         return f"{self.serializer}@{self.dataset}"
+
+    @property
+    def slot(self) -> Slot:
+        """The runner process that holds the cell: one per runner and process index."""
+        return (self.runner, self.process)
 
     def key(self, op: str) -> CellKey:
         return CellKey(self.runner, self.serializer, self.dataset, op, self.process)
@@ -136,18 +145,18 @@ class Block:
         self.save, self.progress, self.rng, self.clock_zero = save, progress, rng, clock_zero
         self.slow_share = slow_share or SlowShare()
         self.deadline_ns = deadline_ns  # --budget: past it, operations stop at min_slices
-        self.sessions: dict[str, RunnerSession] = {}
-        self.restarts: dict[str, int] = {}
+        self.sessions: dict[Slot, RunnerSession] = {}
+        self.restarts: dict[Slot, int] = {}
         self.states: list[OpState] = []
         self._warming = threading.local()  # set in the warm-up threads: faults are deferred
 
     # --- sessions and faults -------------------------------------------------------------
 
-    def _session(self, runner: str) -> RunnerSession:
-        if runner not in self.sessions:
-            spec = self.specs[runner]
-            self.sessions[runner] = RunnerSession(spec, self.cell_timeout, validate="fast")
-        return self.sessions[runner]
+    def _session(self, slot: Slot) -> RunnerSession:
+        if slot not in self.sessions:
+            spec = self.specs[slot[0]]
+            self.sessions[slot] = RunnerSession(spec, self.cell_timeout, validate="fast")
+        return self.sessions[slot]
 
     def _fail_cell(self, cell: Cell, code: str, message: str) -> None:
         for st in [s for s in self.states if s.cell == cell]:
@@ -160,19 +169,20 @@ class Block:
         self.progress(f"{cell.runner}/{cell.serializer} {cell.dataset} {op}", 1)
 
     def _fault(self, cell: Cell, fault: SessionFault) -> None:
-        """Blame the cell in flight, then restart its runner for the cells still live."""
+        """Blame the cell in flight, then restart its runner process for the cells still live."""
         self._fail_cell(cell, fault.code, str(fault))
-        self._restart(cell.runner)
+        self._restart(cell.slot)
 
-    def _restart(self, runner: str) -> None:
-        session = self.sessions.pop(runner, None)
+    def _restart(self, slot: Slot) -> None:
+        session = self.sessions.pop(slot, None)
         if session is not None:
             session.kill()
-        self.restarts[runner] = self.restarts.get(runner, 0) + 1
-        live = list(dict.fromkeys(s.cell for s in self.states if s.cell.runner == runner))
-        if self.restarts[runner] > MAX_RESTARTS:
+        self.restarts[slot] = self.restarts.get(slot, 0) + 1
+        live = list(dict.fromkeys(s.cell for s in self.states if s.cell.slot == slot))
+        if self.restarts[slot] > MAX_RESTARTS:
+            message = f"runner {slot[0]} failed {MAX_RESTARTS}x in a block"
             for c in live:
-                self._fail_cell(c, "crashed", f"runner {runner} failed {MAX_RESTARTS}x in a block")
+                self._fail_cell(c, "crashed", message)
             return
         for c in live:
             if self._prepare(c) is not None:
@@ -196,7 +206,7 @@ class Block:
     def _prepare(self, cell: Cell) -> dict[str, Any] | None:
         """Prepare (and check) a cell; its results are saved at once unless it is ok."""
         try:
-            reply = self._session(cell.runner).call(self._prepare_command(cell))
+            reply = self._session(cell.slot).call(self._prepare_command(cell))
         except SessionFault as fault:
             self._fault(cell, fault)
             return None
@@ -219,24 +229,24 @@ class Block:
         return {**common, "unsupported": reply["unsupported"]}
 
     def _prepare_in_parallel(self) -> dict[Cell, dict[str, Any] | SessionFault]:
-        """Every runner prepares (and checks) its cells at once, one thread per runner: no
+        """Every runner process prepares (and checks) its cells at once, one thread each: no
         sample is being taken yet, and the checks are CPU work the two cores can share.
-        A runner that faults stops there; its remaining cells are prepared one by one."""
-        by_runner: dict[str, list[Cell]] = {}
+        A process that faults stops there; its remaining cells are prepared one by one."""
+        by_slot: dict[Slot, list[Cell]] = {}
         for c in self.cells:
-            by_runner.setdefault(c.runner, []).append(c)
-        sessions = {runner: self._session(runner) for runner in by_runner}
+            by_slot.setdefault(c.slot, []).append(c)
+        sessions = {slot: self._session(slot) for slot in by_slot}
         replies: dict[Cell, dict[str, Any] | SessionFault] = {}
 
-        def work(runner: str) -> None:
-            for c in by_runner[runner]:
+        def work(slot: Slot) -> None:
+            for c in by_slot[slot]:
                 try:
-                    replies[c] = sessions[runner].call(self._prepare_command(c))
+                    replies[c] = sessions[slot].call(self._prepare_command(c))
                 except SessionFault as fault:
                     replies[c] = fault
                     return
 
-        threads = [threading.Thread(target=work, args=(r,)) for r in by_runner]
+        threads = [threading.Thread(target=work, args=(slot,)) for slot in by_slot]
         for t in threads:
             t.start()
         for t in threads:
@@ -252,7 +262,7 @@ class Block:
             "samples": samples,
         }
         try:
-            reply = self._session(st.cell.runner).call(command)
+            reply = self._session(st.cell.slot).call(command)
         except SessionFault as fault:
             if getattr(self._warming, "active", False):
                 raise _Interrupted(st, fault) from None
@@ -354,12 +364,14 @@ class Block:
         if reply.get("compile_ns") is not None:
             st.compile_ns = (st.compile_ns or 0) + reply["compile_ns"]
         st.measured_ns += sum(reply["wall_ns"])
-        st.confirmed = stats.fast_mode_confirmed(st.slice_best, t.confirm_slices, t.precision)
         taken = len(st.slice_sizes)
-        # enough slices that all of them missing the fast phase is unlikely; a slow operation
-        # whose time budget ends first has long samples, each spanning several phases
-        needed = max(t.min_slices, self.slow_share.slices_needed(t.miss_probability))
         spent = st.measured_ns >= t.max_measure_ns
+        # a long operation whose time budget ends first spans phases in every sample: its
+        # fastest reproduced once is its fast mode
+        fast_needed = LONG_CONFIRM if st.long and spent else t.confirm_slices
+        st.confirmed = stats.fast_mode_confirmed(st.slice_best, fast_needed, t.precision)
+        # enough slices that all of them missing the fast phase is unlikely
+        needed = max(t.min_slices, self.slow_share.slices_needed(t.miss_probability))
         st.confirmed = st.confirmed and (taken >= needed or spent)
         late = self.deadline_ns is not None and time.monotonic_ns() >= self.deadline_ns
         if taken >= t.min_slices and (st.confirmed or spent or late or taken >= t.max_slices):
@@ -373,7 +385,7 @@ class Block:
             return None
         command = {"cmd": "peak_alloc", "cell": st.cell.id, "operation": st.op}
         try:
-            reply = self._session(st.cell.runner).call(command)
+            reply = self._session(st.cell.slot).call(command)
         except SessionFault as fault:
             self._fault(st.cell, fault)
             return None
@@ -402,18 +414,18 @@ class Block:
 
     def _release(self, cell: Cell) -> None:
         try:
-            self._session(cell.runner).call({"cmd": "release", "cell": cell.id})
+            self._session(cell.slot).call({"cmd": "release", "cell": cell.id})
         except SessionFault:
-            self._restart(cell.runner)  # every result of the cell is saved already
+            self._restart(cell.slot)  # every result of the cell is saved already
 
     def _warm_in_parallel(self) -> None:
-        """Calibration and warm-up of every operation, one thread per runner, before any
+        """Calibration and warm-up of every operation, one thread per process, before any
         slice is measured: nothing is measured yet, so the runners' processes may share the
         cores (a JIT's compile threads included); each operation warms in one stretch, so
         a compile signal is its own. Measured slices are then taken one at a time."""
-        by_runner: dict[str, list[OpState]] = {}
+        by_slot: dict[Slot, list[OpState]] = {}
         for st in self.states:
-            by_runner.setdefault(st.cell.runner, []).append(st)
+            by_slot.setdefault(st.cell.slot, []).append(st)
         stopped: list[_Interrupted] = []
 
         def work(states: list[OpState]) -> None:
@@ -425,9 +437,9 @@ class Block:
             except _Interrupted as stop:
                 stopped.append(stop)  # the rest of this runner's cells warm up later
 
-        for states in by_runner.values():
+        for states in by_slot.values():
             self.rng.shuffle(states)
-        threads = [threading.Thread(target=work, args=(v,)) for v in by_runner.values()]
+        threads = [threading.Thread(target=work, args=(v,)) for v in by_slot.values()]
         for t in threads:
             t.start()
         for t in threads:
