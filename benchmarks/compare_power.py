@@ -112,6 +112,12 @@ def main() -> None:
             (folder / "comparisons.json").write_text(json.dumps(log, indent=1))
     print(f"identical runs, all cell operations: {dict(same)}")
     print(f"  'no difference': {share(same, 'no difference', True)}, goal >= {GOAL_SAME:.0%}")
+    alarms = same["faster"] + same["slower"]
+    total = sum(same.values())
+    print(
+        f"  false alarms (faster or slower) among all {total}: {alarms} "
+        f"({100 * alarms / max(total, 1):.1f}%); the rest no difference or no verdict"
+    )
     print(f"device x{args.slower:g} against x1, its cell operations: {dict(slowed)}")
     print(f"  'slower': {share(slowed, 'slower')}, goal >= {GOAL_SLOWER:.0%}")
     print(f"load average (1 min) before each run: {min(loads):.1f}-{max(loads):.1f}")

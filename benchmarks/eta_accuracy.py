@@ -26,24 +26,28 @@ def _seconds(stamp: str) -> float:
 
 def errors(store: Store, run_id: int) -> list[tuple[float, float]]:
     """(share done, estimate / truth - 1) at every finished operation after the first
-    tenth: the estimate made then against the time the run really went on for."""
+    tenth: the estimate made then against the time the run really went on for. The total
+    grows as in the run: a dataset's tie-break work when its block ends."""
     run = store.run(run_id)
     assert run is not None and run["finished_at"], "the run did not finish"
     start, end = _seconds(run["started_at"]), _seconds(run["finished_at"])
     rounds = json.loads(run["config"])["timing"]["processes"]
-    measured = sorted(
-        (_seconds(r["created_at"]), r["process"] >= rounds)
-        for r in store.results(run_id)
-        if r["status"] != "not_applicable"
-    )
-    tiebreak = sum(late for _, late in measured)
-    # the bar learns of tie-break processes when they start, as in the run
-    eta = Eta(len(measured) - tiebreak, started=start)
+    results = [r for r in store.results(run_id) if r["status"] != "not_applicable"]
+    # the bar learns of a dataset's tie-break work when that dataset's block ends
+    tiebreak: dict[str, int] = {}
+    block_end: dict[str, float] = {}
+    for r in results:
+        if r["process"] >= rounds:
+            tiebreak[r["dataset"]] = tiebreak.get(r["dataset"], 0) + 1
+        else:
+            t = _seconds(r["created_at"])
+            block_end[r["dataset"]] = max(block_end.get(r["dataset"], t), t)
+    measured = sorted(_seconds(r["created_at"]) for r in results)
+    eta = Eta(len(measured) - sum(tiebreak.values()), started=start)
     out = []
-    for t, late in measured:
-        if late and tiebreak:
-            eta.advance(0, more=tiebreak)
-            tiebreak = 0
+    for t in measured:
+        for ds in [d for d in tiebreak if block_end.get(d, 0) <= t]:
+            eta.advance(0, more=tiebreak.pop(ds))
         eta.advance(1)
         done = eta.finished / eta.total
         truth = end - t

@@ -12,7 +12,7 @@ checkout (its runners built), so that both versions face the same machine:
     .venv/bin/python benchmarks/identical_runs.py --runs 8 --baseline-tree /tmp/before
 Spread is half the range relative to the centre, ±(max - min) / (max + min), over every
 run's headline, and apart over the runs that show the cell as a number (not flagged
-`not-steady` or `processes-disagree`); coverage counts
+`not-steady`, `processes-disagree` or `unconfirmed`); coverage counts
 ordered pairs of runs (i, j), i != j, where run i's interval contains run j's headline (an
 honest 95% interval does so about 83% of the time: both headlines vary).
 """
@@ -91,8 +91,13 @@ def spread(values: list[float]) -> float:
 
 
 def has_figure(est: dict[str, Any]) -> bool:
-    """The report shows a number for it (not `not-steady`, not `processes-disagree`)."""
-    return est.get("steady") is not False and not est.get("processes_disagree")
+    """The report shows a number for it (not `not-steady`, `processes-disagree`,
+    `unconfirmed`)."""
+    return (
+        est.get("steady") is not False
+        and not est.get("processes_disagree")
+        and not est.get("unconfirmed")
+    )
 
 
 def coverage(ests: list[dict[str, Any]]) -> tuple[int, int]:

@@ -273,7 +273,26 @@ def execute(
         if key not in done:  # an earlier (resumed) process already stored it
             store.save_result(run_id, key, result)
 
-    def run_blocks(cells: list[Cell], reserve: float = 0.0) -> None:
+    def tiebreak_cells(process: int, dataset: str | None = None) -> list[Cell]:
+        """The cells a tie-break process measures: a tiered JIT's whole block of a runner and
+        dataset, not the unsettled cells alone (it compiles a cell differently without the
+        neighbours it had); code that is final from the first call is the same alone, so
+        only the unsettled cells go again."""
+        redo = unsettled(store, run_id, dataset)
+        whole = {(r, d) for r, _, d in redo if the_plan.specs[r].jit == "tiered"}
+        return [
+            Cell(c.runner, c.serializer, c.dataset, process)
+            for c in the_plan.cells
+            if c.process == 0
+            and (dataset is None or c.dataset == dataset)
+            and ((c.runner, c.dataset) in whole or (c.runner, c.serializer, c.dataset) in redo)
+            and not {CellKey(c.runner, c.serializer, c.dataset, op, process) for op in ops} <= done
+        ]
+
+    announced = 0  # tie-break operations already added to the progress total
+
+    def run_blocks(cells: list[Cell], reserve: float = 0.0, rounds: bool = False) -> None:
+        nonlocal announced
         for name in {c.dataset for c in cells} - descriptors.keys():
             descriptors[name] = descriptor(name, config.scale)
         wire = {name: on_the_wire(d) for name, d in descriptors.items()}
@@ -301,35 +320,32 @@ def execute(
                 share,
                 deadline,
             ).run()
+            if rounds and timing.tiebreak_processes:
+                # the tie-break work this block leaves, known now: the time left counts it
+                more = len(tiebreak_cells(timing.processes, block[0].dataset)) * len(ops)
+                announced += more
+                progress(f"{block[0].dataset}: done", 0, more)
 
-    run_blocks(todo, TIEBREAK_RESERVE if timing.tiebreak_processes else 0.0)
+    run_blocks(todo, TIEBREAK_RESERVE if timing.tiebreak_processes else 0.0, rounds=True)
     if config.measure == instructions.UNIT:
         return  # counts are deterministic: processes agree or a runner is broken
     for extra in range(timing.tiebreak_processes):
-        process = timing.processes + extra
-        # the whole block of a runner and dataset, not the disagreeing cells alone: a JIT
-        # compiles a cell differently without the neighbours it had in the rounds
-        blocks_to_redo = {(runner, dataset) for runner, _, dataset in unsettled(store, run_id)}
-        cells = [
-            Cell(c.runner, c.serializer, c.dataset, process)
-            for c in the_plan.cells
-            if c.process == 0
-            and (c.runner, c.dataset) in blocks_to_redo
-            and not {CellKey(c.runner, c.serializer, c.dataset, op, process) for op in ops} <= done
-        ]
+        cells = tiebreak_cells(timing.processes + extra)
         if not cells or (budget and budget.left() <= 0):
             break
-        more = len(cells) * len(ops)
+        blocks_to_redo = {(c.runner, c.dataset) for c in cells}
+        more = len(cells) * len(ops) - announced
+        announced = 0
         progress(f"tie-break: {len(blocks_to_redo)} blocks with unsettled cells", 0, more)
         run_blocks(cells)
 
 
-def unsettled(store: Store, run_id: int) -> set[tuple[str, str, str]]:
+def unsettled(store: Store, run_id: int, dataset: str | None = None) -> set[tuple[str, str, str]]:
     """(runner, serializer, dataset) of every cell with an operation whose steady processes
     are not settled: they disagree, or too few confirmed their fast mode."""
     timings: dict[tuple[str, str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in decode_json(store.results(run_id), "timing"):
-        if r["status"] == "ok" and r["timing"]:
+        if r["status"] == "ok" and r["timing"] and dataset in (None, r["dataset"]):
             key = (r["runner"], r["serializer"], r["dataset"], r["operation"])
             timings[key].append(r["timing"])
     return {

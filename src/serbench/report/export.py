@@ -40,7 +40,7 @@ def as_json(report: RunReport) -> str:
 
 def _measured(report: RunReport) -> Iterator[tuple[str, Row, str, Estimate]]:
     """(dataset, row, operation, estimate) for every operation with a number to show:
-    checked OK with a figure (a not-steady or processes-disagree cell has no number in any
+    checked OK with a figure (a not-steady, processes-disagree or unconfirmed cell has no number in any
     rendering)."""
     for dataset, rows in report.tables.items():
         for row in rows:

@@ -10,7 +10,7 @@ from typing import Any
 
 from serbench import datasets
 from serbench.protocol import FLAGS
-from serbench.stats import OVERHEAD_FACTOR, Estimate, estimate
+from serbench.stats import OVERHEAD_FACTOR, PRECISION_TARGET, Estimate, estimate
 from serbench.store import Store, decode_json
 
 SLOW_MODE_SHARE = 0.3  # over this share of slices outside the fast mode: a busy machine
@@ -86,7 +86,7 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
             m.get("labels") or [],
             m.get("footprint_bytes"),
         )
-        _fill(row, results)
+        _fill(row, results, _precision_target(run["config"]))
         tables[dataset].append(row)
     for rows in tables.values():
         _flag_overhead(rows)
@@ -101,7 +101,12 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
     )
 
 
-def _fill(row: Row, results: list[dict[str, Any]]) -> None:
+def _precision_target(config: dict[str, Any]) -> float:
+    """The run's --precision, or the default line for the `imprecise` flag."""
+    return (config.get("timing") or {}).get("precision") or PRECISION_TARGET
+
+
+def _fill(row: Row, results: list[dict[str, Any]], precision: float = PRECISION_TARGET) -> None:
     statuses = {r["status"] for r in results}
     if "check_failed" in statuses or any(r["check_ok"] == 0 for r in results):
         row.status = "NG"
@@ -127,7 +132,7 @@ def _fill(row: Row, results: list[dict[str, Any]]) -> None:
         est = estimate(timings, messages)
         if est is not None:
             row.ops[op] = est
-    if any(not e.precise for e in row.ops.values()):
+    if any(e.ci_half_width > precision * e.headline_ns for e in row.ops.values()):
         row.flags.append("imprecise")
     if any(e.steady is False for e in row.ops.values()):
         row.flags.append("not-steady")
