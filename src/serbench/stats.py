@@ -206,7 +206,7 @@ def agreeing(per_process: list[np.ndarray]) -> int:
     edge = [int((x <= line).sum()) for x in per_process]
     slices = sum(len(x) for x in per_process)
     return sum(
-        binom.cdf(k, sum(edge), len(x) / slices) >= DISAGREEMENT_P
+        bool(binom.cdf(k, sum(edge), len(x) / slices) >= DISAGREEMENT_P)
         for x, k in zip(per_process, edge, strict=True)
     )
 

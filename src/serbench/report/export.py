@@ -40,8 +40,8 @@ def as_json(report: RunReport) -> str:
 
 def _measured(report: RunReport) -> Iterator[tuple[str, Row, str, Estimate]]:
     """(dataset, row, operation, estimate) for every operation with a number to show:
-    checked OK with a figure (a not-steady, processes-disagree or unconfirmed cell has no number in any
-    rendering)."""
+    checked OK with a figure (a not-steady, processes-disagree or unconfirmed cell has no
+    number in any rendering)."""
     for dataset, rows in report.tables.items():
         for row in rows:
             if row.status != "ok":
