@@ -222,7 +222,7 @@ def count(cg: CallgrindSession, cell: str, op: str, counting: Counting) -> dict[
         "slice_sizes": [1] * len(net),
         "slice_at_ns": [],
         "compile_ns": None,
-        "warmup": {"slices": 1, "wall_ns": 0, "steady": True},
+        "warmup": {"slices": 1, "spent_ns": 0, "steady": True},
         "peak_alloc_bytes": None,
         "callgrind": {"batch": single, "double_batch": double, "batch_wall_ns": wall},
     }

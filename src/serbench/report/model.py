@@ -223,7 +223,8 @@ class Place:
 @dataclass
 class Podium:
     places: list[Place]
-    more: int = 0  # further rows without a single figure that could be among the first
+    more: int = 0  # further rows that could be among the first (no single figure; or sizes
+    # equal to the last place's)
 
 
 def _eligible(row: Row) -> bool:

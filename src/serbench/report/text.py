@@ -64,7 +64,9 @@ def podium_parts(podium: Podium, unit: str | None) -> list[tuple[str, str]]:
             parts.append((f" {fmt_bytes(int(place.figure))} B", "value"))
         else:
             parts.append((f" {fmt_ns(place.figure, unit)}", "value"))
-    if podium.more:
+    if podium.more and unit is None:
+        parts.append((f" = {podium.more} more of that size", "more"))
+    elif podium.more:
         parts.append((f" ≈ {podium.more} more without a single figure that may be as fast", "more"))
     return parts or [("-", "joint")]
 
