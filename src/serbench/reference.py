@@ -50,17 +50,15 @@ STAND_INS: dict[str, list[str]] = {
     "DataContractSerializer (XML)": ["datacontractserializer"],
     "DataContractSerializer (binary XML)": ["datacontractserializer-binary"],
     "DataContractJsonSerializer": ["datacontractjsonserializer"],
+    "DataContractJsonSerializer (binary)": ["datacontractjsonserializer-binary"],
     "NetDataContractSerializer": ["netdatacontractserializer"],
+    "NetDataContractSerializer (binary)": ["netdatacontractserializer-binary"],
     "protobuf-net": ["protobuf"],  # not installable (NuGet): other runners' protobuf stands in
     "MessagePack (2010 C#)": ["msgpack-core", "msgpack-positional", "msgpack", "msgpackr"],
     "Json.NET": ["json.net"],
     "Json.NET BSON": ["json.net-bson"],
 }
 SEED_ONLY_ROWS = {  # seed rows with no runner's row beside them, and why
-    "DataContractJsonSerializer (binary)": "the seed's binary-XML variant of the JSON "
-    "serializer is not one of the .NET runner's rows",
-    "NetDataContractSerializer (binary)": "the seed's binary-XML variant is not one of the "
-    ".NET runner's rows",
     "protobuf-net": "NuGet is not reachable here: other runners' protobuf rows stand in",
     "MessagePack (2010 C#)": "NuGet is not reachable here: other runners' MessagePack rows "
     "stand in",

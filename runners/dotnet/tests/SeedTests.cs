@@ -11,7 +11,14 @@ namespace Serbench.Tests
         public static readonly string[] SeedOk =
         {
             "binaryformatter", "datacontractserializer", "datacontractserializer-binary",
-            "datacontractjsonserializer", "netdatacontractserializer", "json.net", "json.net-bson",
+            "datacontractjsonserializer", "datacontractjsonserializer-binary",
+            "netdatacontractserializer", "netdatacontractserializer-binary", "json.net", "json.net-bson",
+        };
+
+        /// <summary>The seed's three "(binary)" rows.</summary>
+        public static readonly string[] BinaryXmlRows =
+        {
+            "datacontractserializer-binary", "datacontractjsonserializer-binary", "netdatacontractserializer-binary",
         };
 
         [Test]
@@ -29,7 +36,7 @@ namespace Serbench.Tests
         }
 
         [Test]
-        public void TheSevenOthersRoundTripS5([ValueSource("SeedOk")] string serializer)
+        public void TheNineOthersRoundTripS5([ValueSource("SeedOk")] string serializer)
         {
             JObject r = Fixtures.Prepare(new Server(), "c", serializer, "log-records", Fixtures.LogRecords(50));
             Assert.AreEqual("ok", (string)r["status"], r.ToString());
@@ -42,6 +49,39 @@ namespace Serbench.Tests
             JObject r = Fixtures.Prepare(new Server(), "c", serializer, "log-records", Fixtures.LogRecords(20), Fixtures.LogRecords(20, 17));
             Assert.AreEqual("check_failed", (string)r["status"]);
             Assert.AreEqual("$[16].MyProperty5[2].value: \"17\" != \"18\"", (string)r["check"]["detail"]);
+        }
+
+        [Test]
+        public void TheBinaryRowsWriteTheirSerializersInfosetAsNbfx([ValueSource("BinaryXmlRows")] string serializer)
+        {
+            // The dump is .NET Binary XML (it opens with an [MC-NBFX] element record, 0x40-0x77),
+            // and under the encoding is each serializer's own infoset: the JSON mapping's
+            // <root type="array"> for DataContractJsonSerializer, z:Type/z:Assembly for
+            // NetDataContractSerializer, DataContractSerializer's ArrayOfTestClass.
+            string dump = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "serbench-dotnet-" + serializer + ".bin");
+            var cmd = JObject.Parse("{\"cmd\":\"prepare\",\"cell\":\"b\",\"operations\":[\"encode\",\"decode\"]}");
+            cmd["serializer"] = serializer;
+            cmd["dataset"] = new JObject { { "name", "log-records" }, { "kind", "builtin" }, { "data", Fixtures.LogRecords(5) } };
+            cmd["dump_path"] = dump;
+            JObject r = new Server().Handle(cmd.ToString());
+            Assert.AreEqual("ok", (string)r["status"], r.ToString());
+            byte[] bytes = System.IO.File.ReadAllBytes(dump);
+            Assert.That(bytes[0], Is.InRange((byte)0x40, (byte)0x77), "NBFX element record");
+            using (var reader = System.Xml.XmlDictionaryReader.CreateBinaryReader(bytes, System.Xml.XmlDictionaryReaderQuotas.Max))
+            {
+                reader.MoveToContent();
+                const string z = "http://schemas.microsoft.com/2003/10/Serialization/";
+                if (serializer == "datacontractjsonserializer-binary")
+                {
+                    Assert.AreEqual("root", reader.LocalName);
+                    Assert.AreEqual("array", reader.GetAttribute("type"));
+                }
+                else
+                {
+                    Assert.AreEqual("ArrayOfTestClass", reader.LocalName);
+                    Assert.AreEqual(serializer == "netdatacontractserializer-binary", reader.GetAttribute("Assembly", z) != null);
+                }
+            }
         }
 
         [Test]

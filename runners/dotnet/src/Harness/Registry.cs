@@ -17,7 +17,9 @@ namespace Serbench.Harness
             new DataContractXml(),
             new DataContractBinaryXml(),
             new DataContractJson(),
+            new DataContractJsonBinary(),
             new NetDataContract(),
+            new NetDataContractBinary(),
             new JsonNet(),
             new JsonNetBson(),
         };

@@ -1,5 +1,4 @@
 using System.Runtime.Serialization;
-using System.Xml;
 using Serbench.Harness;
 
 namespace Serbench.Libraries
@@ -18,21 +17,7 @@ namespace Serbench.Libraries
 
         public override Codec Bind(DatasetSpec spec)
         {
-            var d = new DataContractSerializer(spec.RootType);
-            return new StreamCodec(
-                (o, s) =>
-                {
-                    using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(s, null, null, false))
-                    {
-                        d.WriteObject(w, o);
-                        w.Flush();
-                    }
-                },
-                s =>
-                {
-                    using (XmlDictionaryReader r = XmlDictionaryReader.CreateBinaryReader(s, XmlDictionaryReaderQuotas.Max))
-                        return d.ReadObject(r);
-                });
+            return BinaryXml.Codec(new DataContractSerializer(spec.RootType));
         }
     }
 }
