@@ -78,7 +78,9 @@ def _rows(settled: bool) -> dict[str, tuple[list[str], int, list[Any], list[Any]
 
 def _stored(path: Path, settled: bool = False) -> RunReport:
     store = Store(path)
-    env = {"cpu_model": "Test CPU", "cpu_count": 2, "noise": {"expected_spread": 0.012}}
+    noise = {"expected_spread": 0.012, "slow_share": 0.43, "seconds": 2.0}
+    noise |= {"fast_ns": 3500.0, "slow_ns": 7000.0, "phase_seconds_median": 0.07}
+    env = {"cpu_model": "Test CPU", "cpu_count": 2, "noise": noise}
     run_id = store.new_run({"scale": "quick", "operations": ["encode", "decode"]}, env)
     rows = _rows(settled)
     serializers = [
@@ -217,8 +219,9 @@ def test_markdown_summary(rep: RunReport, settled: RunReport) -> None:
     assert "single figures: 3 of 8 rows" in md
     assert "±1.2%" not in md and "expected" not in md
     calm = report.markdown(settled)
-    assert "machine-noise reading: ±1.2% between identical runs" in calm
-    assert "not of these results" in calm and "single figures" not in calm
+    noise = "machine noise before the run: in its slow phase 43% of a 2 s probe, 2.0x slower"
+    assert noise in calm and "phases of 70 ms" in calm
+    assert "±1.2%" not in calm and "single figures" not in calm
 
 
 def test_html_header_does_not_promise_what_the_run_contradicts(
@@ -226,13 +229,11 @@ def test_html_header_does_not_promise_what_the_run_contradicts(
 ) -> None:
     facts = dict(report_html.payload(rep)["run"]["facts"])
     assert facts["single figures"].startswith("3 of 8 rows: processes disagree (2)")
-    assert "machine-noise reading" not in facts
     page = report_html.render(rep)
     assert "±1.2%" not in page and "expected within" not in page
     facts = dict(report_html.payload(settled)["run"]["facts"])
-    assert facts["machine-noise reading"].startswith("±1.2% between identical runs")
-    assert "not of these results" in facts["machine-noise reading"]
-    assert "single figures" not in facts
+    assert facts["machine noise before the run"].startswith("in its slow phase 43%")
+    assert "±1.2%" not in str(facts) and "single figures" not in facts
 
 
 @pytest.fixture(scope="module")

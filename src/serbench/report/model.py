@@ -19,7 +19,7 @@ ACCESS_LABELS = frozenset({"lazy-access", "zero-copy-decode"})
 SUMMARY_TOP = 3  # the places of a summary's podium
 PODIUM_MAX = 6  # a podium lists at most this many rows; further contenders are counted
 MANY_WITHOUT_FIGURE = 0.05  # over this share of cell operations without a single figure,
-# a run says so wherever it would otherwise quote the machine-noise reading
+# a run is one whose identical re-runs would not agree (FigureCount.many)
 
 
 @dataclass

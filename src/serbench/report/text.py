@@ -72,22 +72,22 @@ def podium_parts(podium: Podium, unit: str | None) -> list[tuple[str, str]]:
 
 
 def agreement_facts(report: RunReport) -> list[tuple[str, str]]:
-    """What a report's header may say about agreement between identical runs: the
-    machine-noise reading taken before the run, as a reading and only while the run does
-    not contradict it, and how many rows have no single figure."""
+    """What a report's header says about the machine and the run's agreement: the noise
+    probe's measured facts before the run (its slow share and phases, not a prediction of
+    how identical runs would agree: identical quick runs on a noisy machine moved by up to
+    ±20% on 2026-11-25 while the probe's replay said ±2%), and how many rows have no single
+    figure."""
     count = figure_count(report)
     noise = (report.run.get("environment") or {}).get("noise") or {}
-    spread = noise.get("expected_spread")
     facts: list[tuple[str, str]] = []
-    if spread is not None and not count.many:
-        facts.append(
-            (
-                "machine-noise reading",
-                f"±{100 * spread:.1f}% between identical runs, replayed from a probe of this "
-                "machine's noise before the run (a reading of the machine, not of these "
-                "results)",
-            )
-        )
+    share, fast, slow = noise.get("slow_share"), noise.get("fast_ns"), noise.get("slow_ns")
+    if share is not None:
+        text = f"in its slow phase {100 * share:.0f}% of a {noise.get('seconds', 2):.0f} s probe"
+        if slow and fast:
+            text += f", {slow / fast:.1f}x slower"
+        if noise.get("phase_seconds_median"):
+            text += f"; phases of {1000 * noise['phase_seconds_median']:.0f} ms (median)"
+        facts.append(("machine noise before the run", text))
     if count.rows_without:
         facts.append(("single figures", count.sentence()))
     return facts
