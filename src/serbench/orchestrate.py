@@ -12,7 +12,7 @@ from __future__ import annotations
 import fnmatch
 import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
 
@@ -191,8 +191,8 @@ def blocks(
 ) -> list[list[Cell]]:
     """The datasets in random order, each one block holding every process of every runner
     (measured side by side, so a cell's processes see the same minutes of the machine); a
-    dataset's cells split into chunks so that one runner process holds at most
-    timing.block_bytes at once."""
+    dataset's cells split into chunks so that one runner's processes hold at most
+    timing.block_bytes at once between them."""
     out = []
     by_dataset: dict[str, dict[tuple[str, int], list[Cell]]] = defaultdict(
         lambda: defaultdict(list)
@@ -204,7 +204,10 @@ def blocks(
     for ds in names:
         per_slot = by_dataset[ds]
         size = max(_expanded_bytes(descriptors[ds]), 1)
-        chunk = max(1, timing.block_bytes // (3 * size))
+        # a runner's processes hold their cells at once: together no more than one held
+        # before they were side by side
+        side_by_side = max(Counter(runner for runner, _ in per_slot).values())
+        chunk = max(1, timing.block_bytes // (3 * size * side_by_side))
         parts = max(-(-len(v) // chunk) for v in per_slot.values())
         for k in range(parts):
             out.append([c for v in per_slot.values() for c in v[k * chunk : (k + 1) * chunk]])
