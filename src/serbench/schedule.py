@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import threading
 import time
 from collections.abc import Callable
@@ -91,7 +92,6 @@ class OpState:
     common: dict[str, Any]  # check, messages, sizes from `prepared`
     phase: str = "calibrate"
     iterations: int = 1
-    per_slice: int = 1
     long: bool = False  # one operation lasts LONG_SAMPLE samples' worth or more
     warm_best: list[float] = field(default_factory=list)  # best per-iteration time per slice
     warm_compiling: list[bool] = field(default_factory=list)
@@ -284,7 +284,6 @@ class Block:
         if wall >= target or st.iterations >= 1 << 30:
             st.phase = "warmup"
             st.long = wall >= LONG_SAMPLE * target
-            st.per_slice = 1 if st.long else self.timing.slice_samples
             return
         # jump close to the target, never by more than 16x
         guess = int(st.iterations * target / max(wall, 1) * 1.2)
@@ -311,8 +310,7 @@ class Block:
             st.iterations *= 2  # compiled code got faster: keep samples long, slices few
         # code compiled ahead of time or on first call is final once calibration has run
         # it: what remains to warm (caches, the allocator) shows in shorter windows
-        tiered = self.specs[st.cell.runner].jit == "tiered"
-        w = t.warmup_window if tiered else t.final_code_window
+        w = t.warmup_window if self._tiered(st) else t.final_code_window
         if len(st.warm_best) >= 2 * w:
             # the window before, not the best of all time: on a noisy machine a fast phase
             # now and then beats every earlier slice, while a JIT's gains show window on window
@@ -332,12 +330,20 @@ class Block:
             if best * st.iterations < t.min_sample_ns:
                 st.iterations = math.ceil(t.min_sample_ns / best)
 
+    def _warm_up(self, st: OpState) -> None:
+        """Calibration and warm-up of one operation in one stretch (until it measures, or its
+        cell fails)."""
+        while st in self.states and st.phase in ("calibrate", "warmup"):
+            (self._calibrate if st.phase == "calibrate" else self._warm)(st)
+
+    def _tiered(self, st: OpState) -> bool:
+        return self.specs[st.cell.runner].jit == "tiered"
+
     def _code_is_final(self, st: OpState) -> bool:
         """The runtime's own evidence that the code being timed will not change any more.
         Warm-up runs in one stretch per operation, so a compile signal is this cell's own."""
         t = self.timing
-        jit = self.specs[st.cell.runner].jit
-        if jit != "tiered":
+        if not self._tiered(st):
             return True  # compiled ahead of time, interpreted, or compiled once on first call
         # an optimising tier triggers on invocation counts: wait for them, or for the time
         # they take when one operation is large (its inner loops count on their own)
@@ -350,7 +356,7 @@ class Block:
 
     def _measure(self, st: OpState) -> None:
         at = time.monotonic_ns() - self.clock_zero
-        reply = self._sample(st, st.iterations, st.per_slice)
+        reply = self._sample(st, st.iterations, 1 if st.long else self.timing.slice_samples)
         if reply is None:
             return
         t = self.timing
@@ -365,7 +371,7 @@ class Block:
             st.samples[f] = None if got is None or have is None else have + list(got)
         st.slice_sizes.append(len(reply["wall_ns"]))
         st.slice_at_ns.append(at)
-        st.slice_best.append(float(sorted(reply["wall_ns"])[len(reply["wall_ns"]) // 2]))
+        st.slice_best.append(float(statistics.median(reply["wall_ns"])))
         if reply.get("compile_ns") is not None:
             st.compile_ns = (st.compile_ns or 0) + reply["compile_ns"]
         st.measured_ns += sum(reply["wall_ns"])
@@ -437,8 +443,7 @@ class Block:
             self._warming.active = True
             try:
                 for st in states:
-                    while st.phase in ("calibrate", "warmup"):
-                        (self._calibrate if st.phase == "calibrate" else self._warm)(st)
+                    self._warm_up(st)
             except _Interrupted as stop:
                 stopped.append(stop)  # the rest of this runner's cells warm up later
 
@@ -489,14 +494,11 @@ class Block:
                     else:
                         self.states.append(OpState(cell, op, common))
             self._warm_in_parallel()
-            steps = {"calibrate": self._calibrate, "warmup": self._warm, "measure": self._measure}
             while self.states:
                 order = list(self.states)
                 self.rng.shuffle(order)
                 for st in order:
-                    # a cell whose runner restarted warms up again here, in one stretch
-                    while st in self.states and st.phase in ("calibrate", "warmup"):
-                        steps[st.phase](st)
+                    self._warm_up(st)  # a cell whose runner restarted warms up again here
                     if st in self.states and st.phase == "measure":
                         self._measure(st)
                     if st.phase == "done" and st in self.states:
