@@ -38,22 +38,25 @@ def synthetic_run(
     ng: tuple[str, ...] = (),
     unsteady: tuple[str, ...] = (),
     processes: int = 3,
+    datasets: dict[str, float] | None = None,
 ) -> int:
-    """A stored run of runner `syn` on android-users: encode and decode of every cell."""
+    """A stored run of runner `syn`: encode and decode of every cell, on android-users or
+    on each dataset of ``datasets`` with every time of that dataset scaled by its factor."""
     rng = np.random.default_rng(seed)
     run_id = store.new_run({"scale": "quick", "operations": ["encode", "decode"]}, {})
     sers = [{"name": s, "format": "x", "library": "lib", "labels": []} for s in times]
     store.save_serializers(run_id, "syn", {"serializers": sers})
-    for name, ns in times.items():
-        for op in ("encode", "decode"):
-            for p in range(processes):
-                result: dict[str, Any] = {"status": "ok", "check": {"ok": name not in ng}}
-                if name in ng:
-                    result = {"status": "check_failed", "check": {"ok": False, "detail": "$.x"}}
-                else:
-                    result |= {"messages": 1, "sizes": {"encoded": 100}}
-                    result["timing"] = _timing(rng, ns, name not in unsteady)
-                store.save_result(run_id, CellKey("syn", name, "android-users", op, p), result)
+    for dataset, factor in (datasets or {"android-users": 1.0}).items():
+        for name, ns in times.items():
+            for op in ("encode", "decode"):
+                for p in range(processes):
+                    result: dict[str, Any] = {"status": "ok", "check": {"ok": name not in ng}}
+                    if name in ng:
+                        result = {"status": "check_failed", "check": {"ok": False, "detail": "x"}}
+                    else:
+                        result |= {"messages": 1, "sizes": {"encoded": 100}}
+                        result["timing"] = _timing(rng, ns * factor, name not in unsteady)
+                    store.save_result(run_id, CellKey("syn", name, dataset, op, p), result)
     store.finish_run(run_id)
     return run_id
 
@@ -105,6 +108,52 @@ def test_disagreement_beyond_the_intervals_widens_them(store: Store) -> None:
     c = compare.compare(report.build(store, a), report.build(store, b))
     assert c.inflation > 1.5
     assert list(c.counts()) == ["no difference"] or c.counts()["no difference"] >= 20
+
+
+def test_a_block_off_alike_is_widened_alone(store: Store) -> None:
+    """Every cell of one runner on one dataset 12% off in run B (the machine's phase moved
+    while that block ran): that block's intervals widen and nothing in it is called
+    different, while a real change in the other block is still found."""
+    times = {s: 1000.0 * (i + 1) for i, s in enumerate(CELLS)}
+    both = {"android-users": 1.0, "click-maps": 1.0}
+    a = synthetic_run(store, 1, times, datasets=both)
+    b = synthetic_run(
+        store, 2, times | {"s5": 6000.0 * 1.3}, datasets={"android-users": 1.0, "click-maps": 1.12}
+    )
+    c = compare.compare(report.build(store, a), report.build(store, b))
+    assert c.block_inflation[("syn", "click-maps")] > 2
+    assert c.block_inflation[("syn", "android-users")] < 1.5
+    called = {(x.dataset, x.cell, x.operation): x.verdict for x in c.cells}
+    assert called[("android-users", "syn/s5", "encode")] == "slower"
+    shifted = [v for (d, cell, _), v in called.items() if d == "click-maps" and cell != "syn/s5"]
+    assert shifted.count("no difference") >= len(shifted) - 1
+
+
+def test_the_prior_is_fitted_from_the_cells_variances() -> None:
+    """Smyth's moment fit recovers d0 and s0^2 from variances drawn from its own model; one
+    shared variance gives d0 = inf; too few cells give no prior."""
+    rng = np.random.default_rng(3)
+    df = np.full(4000, 2)
+    sigma2 = 0.01 * 6 / rng.chisquare(6, df.size)  # scaled inverse chi-square, d0 = 6
+    s2 = sigma2 * rng.chisquare(df) / df
+    prior = compare.fit_prior(list(s2), list(df))
+    assert prior is not None
+    assert 4 < prior.df < 9 and 0.008 < prior.var < 0.012
+    shared = compare.fit_prior(list(0.01 * rng.chisquare(df) / df), list(df))
+    assert shared is not None and shared.df > 50 and 0.009 < shared.var < 0.011
+    assert compare.fit_prior([0.01] * 3, [2] * 3) is None
+
+
+def test_the_gate_decides_once_over_all_cells() -> None:
+    """A cell 'slower' at 95% on its own is no regression when its q-value (adjusted for
+    all tested cells) is above ALPHA."""
+    c = compare.Comparison("A", "B")
+    lone = compare.CellComparison("d", "r/x", "encode", None, None, "slower", ratio=1.2, p=0.01)
+    lone.q = 0.2
+    sure = compare.CellComparison("d", "r/y", "encode", None, None, "slower", ratio=1.2, p=1e-6)
+    sure.q = 0.001
+    c.cells = [lone, sure]
+    assert c.regressions(5) == [sure]
 
 
 def test_ng_not_steady_added_and_removed_get_no_verdict(store: Store) -> None:

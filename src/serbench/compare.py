@@ -2,26 +2,44 @@
 its 95% interval and a verdict (faster, slower, no difference) from a test that allows for
 the variation between runs (docs/method.md, "Comparing runs").
 
-Each run's own 95% interval comes from the hierarchical bootstrap in stats.py (processes,
-then slices), so the variation between processes of a run is inside it. Two things are
-not, and the test adds them:
+What moves a headline between identical runs is mostly which fresh processes a run got:
+two processes of the same code differ by 5-10% on this project's machines, and a quick
+run has two of them. So each run's variance of its log headline is the variance between
+its processes' figures divided by their number, a random-effects mean. With two or three
+processes one cell's own variance is a poor estimate (one or two degrees of freedom), so
+it is moderated towards what the same runner's other cells in that run show: the
+empirical-Bayes t-test of Smyth (2004), whose prior (d0, s0^2) is fitted by moments to
+all of the runner's cells. A one-process run falls back to its hierarchical bootstrap.
+
+Two more things the processes cannot show, and the test adds them:
 
 - a floor, ``RUN_FLOOR``: a run-to-run variation of the headline that no interval made
-  inside one run can see (the machine's load drifting between runs, a one-process quick
-  run that cannot sample the between-process luck);
-- an inflation factor measured on the comparison itself: if the runs disagree on the
-  cells more than their intervals say (robustly: the median squared z-score over all
-  matched cells, which most cells that truly changed cannot move), every interval is
-  widened by that factor. This is "genomic control" (Devlin & Roeder 1999) applied to
-  benchmark cells; it assumes most cells did not change.
+  inside one run can see (the machine's load drifting between runs);
+- an inflation factor measured on the comparison itself, per block (one runner on one
+  dataset: what one stretch of the run measured side by side): if a block's cells
+  disagree more than the test allows (robustly: their median squared z-score, which a
+  minority of cells that truly changed cannot move), its intervals are widened by that
+  factor. This is "genomic control" (Devlin & Roeder 1999) applied to benchmark cells; it
+  assumes most cells of a block did not change. Blocks run minutes apart, and a block
+  whose machine phase moved (every cell of it a few percent off, alike) is what most
+  false differences between identical runs came from.
+
+Verdicts are per cell at 95%. The CI gate (``regressions``) makes one decision over all
+cells, so it also asks for a Benjamini-Hochberg q-value of at most ``ALPHA``: among
+thousands of unchanged cells, 5% per cell would fail every build.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from statistics import NormalDist
+
+import numpy as np
+from scipy import special
+from scipy import stats as sps
+from scipy.optimize import brentq
 
 from serbench import baseline
 from serbench.report.model import Row, RunReport, build
@@ -30,8 +48,10 @@ from serbench.store import Store
 
 Z95 = NormalDist().inv_cdf(0.975)
 RUN_FLOOR = 0.005  # relative SD of a headline between runs that one run cannot see
-MIN_CELLS_FOR_INFLATION = 8  # fewer matched cells: the factor is not estimated (1)
+MIN_CELLS_FOR_INFLATION = 8  # fewer tested cells: the factor is not estimated (1)
 MEDIAN_CHI2_1 = 0.454936  # median of a chi-square with one degree of freedom
+MIN_CELLS_FOR_PRIOR = 8  # fewer cells of a runner with a process variance: no prior
+ALPHA = 0.05  # the gate's false discovery rate over all tested cells
 
 VERDICTS = ("faster", "slower", "no difference", "no verdict", "added", "removed")
 
@@ -49,7 +69,15 @@ class CellComparison:
     low: float | None = None
     high: float | None = None
     p: float | None = None  # two-sided, against "no difference"
+    q: float | None = None  # p adjusted for all tested cells (Benjamini-Hochberg)
     sigma: float = 0.0  # SD of log(B / A) used by the test, before inflation
+    df: float = math.inf  # its degrees of freedom (Welch-Satterthwaite)
+    inflation: float = 1.0  # the factor its block's interval was widened by
+
+    @property
+    def block(self) -> tuple[str, str]:
+        """The runner and dataset: the cells measured side by side in one stretch."""
+        return _runner(self.cell), self.dataset
 
     @property
     def change(self) -> float | None:
@@ -62,7 +90,8 @@ class Comparison:
     a_label: str
     b_label: str
     cells: list[CellComparison] = field(default_factory=list)
-    inflation: float = 1.0  # the factor every tested interval was widened by
+    inflation: float = 1.0  # over all tested cells (a block with too few cells uses it)
+    block_inflation: dict[tuple[str, str], float] = field(default_factory=dict)
     floor: float = RUN_FLOOR
     unit: str = "ns"  # or "instructions": both runs measured the same
 
@@ -71,11 +100,16 @@ class Comparison:
         return {v: c[v] for v in VERDICTS if c[v]}
 
     def regressions(self, above_pct: float) -> list[CellComparison]:
-        """Cells significantly slower whose estimated slowdown exceeds ``above_pct``."""
+        """Cells slower beyond ``above_pct`` that stay significant over all tested cells
+        (q <= ALPHA): the gate's one decision for the whole comparison."""
         return [
             x
             for x in self.cells
-            if x.verdict == "slower" and x.change is not None and x.change > above_pct
+            if x.verdict == "slower"
+            and x.change is not None
+            and x.change > above_pct
+            and x.q is not None
+            and x.q <= ALPHA
         ]
 
     def datasets(self) -> list[str]:
@@ -87,6 +121,77 @@ def _log_sd(e: Estimate) -> float:
     if e.ci_low_ns <= 0 or e.headline_ns <= 0:
         return math.inf
     return math.log(e.ci_high_ns / e.ci_low_ns) / (2 * Z95)
+
+
+@dataclass(frozen=True)
+class Prior:
+    """What a runner's cells in one run say about the variance between its processes:
+    Smyth's scaled inverse chi-square prior, ``df`` = d0 (inf: every cell shares it)."""
+
+    df: float
+    var: float
+
+
+def fit_prior(variances: list[float], dfs: list[int]) -> Prior | None:
+    """d0 and s0^2 fitted by moments of log s^2 (Smyth 2004, section 6.2); None when too
+    few cells have a positive variance to fit them."""
+    s2, d = np.asarray(variances, float), np.asarray(dfs, float)
+    keep = s2 > 0
+    if keep.sum() < MIN_CELLS_FOR_PRIOR:
+        return None
+    s2, d = s2[keep], d[keep]
+    e = np.log(s2) - special.digamma(d / 2) + np.log(d / 2)
+    excess = float(np.var(e, ddof=1) - np.mean(special.polygamma(1, d / 2)))
+    if excess <= special.polygamma(1, 1e8):  # no more spread than sampling: one variance
+        return Prior(math.inf, math.exp(float(np.mean(e))))
+    half = brentq(lambda y: special.polygamma(1, y) - excess, 1e-8, 1e8)
+    d0 = 2 * half
+    return Prior(d0, math.exp(float(np.mean(e)) + special.digamma(half) - math.log(half)))
+
+
+def _runner(cell: str) -> str:
+    return cell.split("/", 1)[0]
+
+
+def priors(rep: RunReport) -> dict[str, Prior | None]:
+    """Per runner of a run, the prior its testable cells give (those with >1 process)."""
+    found: dict[str, tuple[list[float], list[int]]] = defaultdict(lambda: ([], []))
+    for rows in rep.tables.values():
+        for row in rows:
+            for e in row.ops.values():
+                if e is not None and e.process_log_var is not None and not _unusable(row, e):
+                    found[_runner(row.name)][0].append(e.process_log_var)
+                    found[_runner(row.name)][1].append(e.processes - 1)
+    return {r: fit_prior(v, d) for r, (v, d) in found.items()}
+
+
+@dataclass(frozen=True)
+class _Spread:
+    var: float  # of the log headline
+    df: float
+
+
+def _spread(e: Estimate, prior: Prior | None) -> _Spread:
+    """A run's variance of one log headline: its processes' moderated variance over their
+    number; a one-process run has only its bootstrap interval."""
+    if e.processes < 2 or e.process_log_var is None:
+        return _Spread(_log_sd(e) ** 2, math.inf)
+    own = e.processes - 1
+    if prior is None:
+        s2, df = e.process_log_var, float(own)
+    elif math.isinf(prior.df):
+        s2, df = prior.var, math.inf
+    else:
+        s2 = (prior.df * prior.var + own * e.process_log_var) / (prior.df + own)
+        df = prior.df + own
+    return _Spread(s2 / e.processes, df)
+
+
+def _welch(parts: list[_Spread]) -> tuple[float, float]:
+    """The SD of a sum of independent parts and its Welch-Satterthwaite degrees of freedom."""
+    total = sum(p.var for p in parts)
+    den = sum(p.var**2 / p.df for p in parts if math.isfinite(p.df) and p.var > 0)
+    return math.sqrt(total), math.inf if den == 0 else total**2 / den
 
 
 def _unusable(row: Row | None, e: Estimate | None) -> str:
@@ -101,12 +206,18 @@ def _unusable(row: Row | None, e: Estimate | None) -> str:
     return ""
 
 
-def _pair(dataset: str, ra: Row | None, rb: Row | None) -> list[CellComparison]:
+Priors = dict[str, Prior | None]
+
+
+def _pair(
+    dataset: str, ra: Row | None, rb: Row | None, pa: Priors, pb: Priors
+) -> list[CellComparison]:
     name = (ra or rb).name  # type: ignore[union-attr]
     ops = list(dict.fromkeys([*(ra.ops if ra else {}), *(rb.ops if rb else {})]))
     if not ops:  # a row without timings (NG, n/a, error) in one or both runs
         ops = ["-"]
     out = []
+    floor = _Spread(RUN_FLOOR**2, math.inf)
     for op in ops:
         a = ra.ops.get(op) if ra else None
         b = rb.ops.get(op) if rb else None
@@ -120,28 +231,35 @@ def _pair(dataset: str, ra: Row | None, rb: Row | None) -> list[CellComparison]:
         elif reasons:
             out.append(CellComparison(dataset, name, op, a, b, "no verdict", "; ".join(reasons)))
         else:
-            sigma = math.sqrt(_log_sd(a) ** 2 + _log_sd(b) ** 2 + 2 * RUN_FLOOR**2)
-            ratio = b.headline_ns / a.headline_ns
-            out.append(CellComparison(dataset, name, op, a, b, "", ratio=ratio, sigma=sigma))
+            runner = _runner(name)
+            parts = [_spread(a, pa.get(runner)), _spread(b, pb.get(runner)), floor, floor]  # type: ignore[arg-type]
+            sigma, df = _welch(parts)
+            ratio = b.headline_ns / a.headline_ns  # type: ignore[union-attr]
+            out.append(CellComparison(dataset, name, op, a, b, "", ratio=ratio, sigma=sigma, df=df))
     return out
+
+
+def _z(x: CellComparison, inflation: float = 1.0) -> float:
+    """|log ratio| over its SD as a normal deviate of the same p (a t value made normal)."""
+    t = abs(math.log(x.ratio)) / (x.sigma * inflation)  # type: ignore[arg-type]
+    return t if math.isinf(x.df) else float(sps.norm.isf(sps.t.sf(t, x.df)))
 
 
 def _inflation(tested: list[CellComparison]) -> float:
     """How much wider the intervals must be for the runs' disagreement over all cells to be
     typical: sqrt(median z^2 / median of chi-square(1)), at least 1."""
-    z2 = sorted((math.log(x.ratio) / x.sigma) ** 2 for x in tested if x.ratio and x.sigma)  # type: ignore[arg-type]
+    z2 = [_z(x) ** 2 for x in tested if x.ratio and x.sigma]
     if len(z2) < MIN_CELLS_FOR_INFLATION:
         return 1.0
-    mid = len(z2) // 2
-    median = z2[mid] if len(z2) % 2 else (z2[mid - 1] + z2[mid]) / 2
-    return max(1.0, math.sqrt(median / MEDIAN_CHI2_1))
+    return max(1.0, math.sqrt(float(np.median(z2)) / MEDIAN_CHI2_1))
 
 
 def _decide(x: CellComparison, inflation: float) -> None:
     d = math.log(x.ratio)  # type: ignore[arg-type]
     s = x.sigma * inflation
-    x.low, x.high = math.exp(d - Z95 * s), math.exp(d + Z95 * s)
-    x.p = 2 * (1 - NormalDist().cdf(abs(d) / s)) if s > 0 else 0.0
+    quantile = float(sps.t.ppf(0.975, x.df)) if math.isfinite(x.df) else Z95
+    x.low, x.high = math.exp(d - quantile * s), math.exp(d + quantile * s)
+    x.p = float(2 * sps.t.sf(abs(d) / s, x.df)) if s > 0 else 0.0
     x.verdict = "slower" if x.low > 1 else "faster" if x.high < 1 else "no difference"
 
 
@@ -153,15 +271,27 @@ def compare(a: RunReport, b: RunReport, a_label: str = "A", b_label: str = "B") 
             "compare runs of one measure"
         )
     result = Comparison(a_label, b_label, unit=a.unit)
+    pa, pb = priors(a), priors(b)
     for dataset in dict.fromkeys([*a.tables, *b.tables]):
         rows_a = {r.name: r for r in a.tables.get(dataset, [])}
         rows_b = {r.name: r for r in b.tables.get(dataset, [])}
         for name in dict.fromkeys([*rows_a, *rows_b]):
-            result.cells += _pair(dataset, rows_a.get(name), rows_b.get(name))
+            result.cells += _pair(dataset, rows_a.get(name), rows_b.get(name), pa, pb)
     tested = [x for x in result.cells if x.verdict == ""]
     result.inflation = _inflation(tested)
+    blocks: dict[tuple[str, str], list[CellComparison]] = defaultdict(list)
     for x in tested:
-        _decide(x, result.inflation)
+        blocks[x.block].append(x)
+    for key, cells in blocks.items():
+        factor = _inflation(cells) if len(cells) >= MIN_CELLS_FOR_INFLATION else result.inflation
+        result.block_inflation[key] = factor
+        for x in cells:
+            x.inflation = factor
+            _decide(x, factor)
+    if tested:
+        qs = sps.false_discovery_control([x.p for x in tested])
+        for x, q in zip(tested, qs, strict=True):
+            x.q = float(q)
     return result
 
 

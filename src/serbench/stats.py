@@ -65,6 +65,10 @@ class Estimate:
     steady: bool | None  # False: some process never passed the steady-state test
     warmup_slices: int
     iterations: int
+    # sample variance of the log per-process figures (None with one process): how far one
+    # fresh process lands from the next, which compare's test needs and the bootstrap over
+    # two or three processes cannot see
+    process_log_var: float | None = None
 
     @property
     def ci_half_width(self) -> float:
@@ -296,6 +300,7 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
         else (True if all(w.get("steady") for w in warm) else None),
         warmup_slices=max((w.get("slices", w.get("samples", 0)) for w in warm), default=0),
         iterations=int(timings[0]["iterations"]),
+        process_log_var=float(np.var(np.log(fastest), ddof=1)) if len(fastest) > 1 else None,
     )
 
 

@@ -9,7 +9,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from serbench.compare import CellComparison, Comparison
+from serbench.compare import ALPHA, CellComparison, Comparison
 from serbench.report.text import _title, fmt_ns
 from serbench.stats import Estimate
 
@@ -35,24 +35,31 @@ def _verdict(x: CellComparison) -> str:
     return x.verdict + (f" ({x.why})" if x.why else "")
 
 
-def _p(x: CellComparison) -> str:
-    return "-" if x.p is None else f"{x.p:.3f}"
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
-COLUMNS = ("cell", "op", "A", "B", "B/A [95% CI]", "p", "verdict")
+COLUMNS = ("cell", "op", "A", "B", "B/A [95% CI]", "p", "q", "verdict")
 
 
 def _cells(x: CellComparison, unit: str) -> list[str]:
     a, b = _time(x.a, unit), _time(x.b, unit)
-    return [x.cell, x.operation, a, b, _ratio(x), _p(x), _verdict(x)]
+    return [x.cell, x.operation, a, b, _ratio(x), _p(x.p), _p(x.q), _verdict(x)]
 
 
 def summary(c: Comparison) -> str:
     counts = ", ".join(f"{n} {v}" for v, n in c.counts().items())
+    factors = c.block_inflation.values()
+    widened = (
+        f"x{min(factors):.2f}-x{max(factors):.2f} per runner and dataset"
+        if factors
+        else f"x{c.inflation:.2f}"
+    )
     return (
         f"A = {c.a_label}, B = {c.b_label}: {len(c.cells)} cell operations: {counts}. "
-        f"Intervals widened x{c.inflation:.2f} (runs' disagreement), run floor "
-        f"±{100 * c.floor:.1f}%; method in docs/method.md"
+        f"Intervals widened {widened} (runs' disagreement), run floor "
+        f"±{100 * c.floor:.1f}%; q: p adjusted for all tested cells (the gate's); "
+        "method in docs/method.md"
     )
 
 
@@ -98,6 +105,9 @@ def as_json(c: Comparison) -> str:
             "ratio_low": x.low,
             "ratio_high": x.high,
             "p": x.p,
+            "q": x.q,
+            "df": x.df if x.ratio is not None and x.df != float("inf") else None,
+            "inflation": x.inflation if x.ratio is not None else None,
             "verdict": x.verdict,
             "why": x.why,
         }
@@ -131,8 +141,11 @@ def gate(c: Comparison, above_pct: float, console: Console) -> bool:
     for x in bad:
         console.print(
             f"regression: {x.dataset} {x.cell} {x.operation}: {x.change:+.1f}% "
-            f"[{100 * (x.low - 1):+.1f}%, {100 * (x.high - 1):+.1f}%], p={x.p:.3g}"  # type: ignore[operator]
+            f"[{100 * (x.low - 1):+.1f}%, {100 * (x.high - 1):+.1f}%], p={x.p:.3g}, q={x.q:.3g}"  # type: ignore[operator]
         )
     verdict = f"{len(bad)} cell operation(s)" if bad else "no cell operation"
-    console.print(f"{verdict} significantly slower by more than {above_pct:g}%")
+    console.print(
+        f"{verdict} significantly slower by more than {above_pct:g}% "
+        f"(q <= {ALPHA:g} over all tested cells)"
+    )
     return bool(bad)
