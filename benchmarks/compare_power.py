@@ -3,6 +3,8 @@ Go runner's tunable test device (runners/go/internal/libs/tunable.go, enabled by
 SERBENCH_TUNABLE_SCALE):
 
 - between identical runs, the share of cell operations called "no difference" (goal >= 95%);
+- between identical runs, how many pairs `compare --fail-above 5` would fail (goal: at
+  most 1 in 20);
 - against a run whose test device is made 5% slower, the share of the device's cell
   operations called "slower" (goal >= 90%).
 
@@ -39,6 +41,7 @@ DATASETS = ["android-users", "pb-vs-msgpack-test1", "click-maps", "log-records"]
 # between-process variation, and three left the device's 5% under-powered (docs/method.md).
 PROFILE = ["--quick", "--processes", "5"]
 GOAL_SAME, GOAL_SLOWER = 0.95, 0.90
+GATE_PCT, GOAL_GATE = 5.0, 1 / 20  # `--fail-above 5` on identical pairs: fails at most 1 in 20
 
 
 def serbench(args: list[str], base: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
@@ -62,6 +65,15 @@ def compared(base: list[str], db: Path, a: int, b: int) -> dict[str, Any]:
         ["compare", str(a), str(b), "--format", "json", "--db", str(db)], base, capture_output=True
     )
     return json.loads(out.stdout)
+
+
+def gate_fails(base: list[str], db: Path, a: int, b: int) -> bool:
+    """Would `serbench compare A B --fail-above GATE_PCT` fail a build?"""
+    args = ["compare", str(a), str(b), "--fail-above", f"{GATE_PCT:g}", "--db", str(db)]
+    done = subprocess.run([*base, *args], capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"serbench compare failed: {done.stderr.strip()}")
+    return done.returncode == 1
 
 
 def share(counts: Counter[str], wanted: str, decided_only: bool = False) -> str:
@@ -92,6 +104,7 @@ def main() -> None:
         same: Counter[str] = Counter()
         slowed: Counter[str] = Counter()
         loads, log = [], []
+        gate_failures = 0
         for i in range(args.triplets):
             ids = []
             for scale in (1.0, 1.0, args.slower):
@@ -106,6 +119,7 @@ def main() -> None:
             pair_same = compared(base, db, ids[0], ids[1])
             pair_slow = compared(base, db, ids[1], ids[2])
             same.update(c["verdict"] for c in pair_same["cells"])
+            gate_failures += gate_fails(base, db, ids[0], ids[1])
             slowed.update(c["verdict"] for c in pair_slow["cells"] if c["cell"] == DEVICE)
             log.append({"runs": ids, "identical": pair_same, "slowed": pair_slow})
         if args.keep:
@@ -117,6 +131,10 @@ def main() -> None:
     print(
         f"  false alarms (faster or slower) among all {total}: {alarms} "
         f"({100 * alarms / max(total, 1):.1f}%); the rest no difference or no verdict"
+    )
+    print(
+        f"  --fail-above {GATE_PCT:g} failed {gate_failures} of {args.triplets} identical pairs, "
+        f"goal at most {GOAL_GATE:.0%}"
     )
     print(f"device x{args.slower:g} against x1, its cell operations: {dict(slowed)}")
     print(f"  'slower': {share(slowed, 'slower')}, goal >= {GOAL_SLOWER:.0%}")

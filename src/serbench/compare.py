@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -263,15 +263,22 @@ def _decide(x: CellComparison, inflation: float) -> None:
     x.verdict = "slower" if x.low > 1 else "faster" if x.high < 1 else "no difference"
 
 
-def compare(a: RunReport, b: RunReport, a_label: str = "A", b_label: str = "B") -> Comparison:
-    """Every cell operation of either run, matched by dataset, runner/serializer, operation."""
+def compare(
+    a: RunReport,
+    b: RunReport,
+    a_label: str = "A",
+    b_label: str = "B",
+    given: tuple[Priors, Priors] | None = None,
+) -> Comparison:
+    """Every cell operation of either run, matched by dataset, runner/serializer, operation.
+    ``given``: the runs' priors when a and b are parts of runs (``versions``)."""
     if a.unit != b.unit:
         raise ValueError(
             f"run {a.run['id']} measured {a.unit}, run {b.run['id']} {b.unit}: "
             "compare runs of one measure"
         )
     result = Comparison(a_label, b_label, unit=a.unit)
-    pa, pb = priors(a), priors(b)
+    pa, pb = given or (priors(a), priors(b))
     for dataset in dict.fromkeys([*a.tables, *b.tables]):
         rows_a = {r.name: r for r in a.tables.get(dataset, [])}
         rows_b = {r.name: r for r in b.tables.get(dataset, [])}
@@ -293,6 +300,37 @@ def compare(a: RunReport, b: RunReport, a_label: str = "A", b_label: str = "B") 
         for x, q in zip(tested, qs, strict=True):
             x.q = float(q)
     return result
+
+
+VERSION_MARK = "@"  # `java/kryo@3.0.3`: a library's older version beside today's `java/kryo`
+
+
+def today(name: str) -> str:
+    """The row a version row is lined up with: `java/kryo@3.0.3` -> `java/kryo`."""
+    return name.split(VERSION_MARK, 1)[0]
+
+
+def versions(rep: RunReport) -> Comparison:
+    """Within one run, every version row (A: `lib@version`) against today's row of the same
+    library (B), cell operation by cell operation, with the run's own priors."""
+    old: dict[str, list[Row]] = {}
+    now: dict[str, list[Row]] = {}
+    pinned_names: set[str] = set()
+    for dataset, rows in rep.tables.items():
+        names = {r.name for r in rows}
+        pinned = [r for r in rows if VERSION_MARK in r.name and today(r.name) in names]
+        pinned_names |= {r.name for r in pinned}
+        old[dataset] = [replace(r, serializer=today(r.serializer)) for r in pinned]
+        now[dataset] = [r for r in rows if r.name in {today(p.name) for p in pinned}]
+    prior = priors(rep)
+    label = f"run {rep.run['id']}"
+    return compare(
+        replace(rep, tables=old),
+        replace(rep, tables=now),
+        f"{label}: {', '.join(sorted(pinned_names)) or 'no version rows'}",
+        f"{label}: today's versions",
+        given=(prior, prior),
+    )
 
 
 def load(store: Store, a_ref: str, b_ref: str, db: str) -> Comparison:
