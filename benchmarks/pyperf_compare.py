@@ -22,11 +22,13 @@ import numpy as np
 import pyperf
 
 from serbench import datasets
-from serbench.runners import PYTHON, time_cell
+from serbench.paths import RUNNERS_DIR
+from serbench.runners import PYTHON
+from serbench.schedule import time_cell
 from serbench.stats import fast_mode
 from serbench.timing import STANDARD
 
-HERE = Path(__file__).parent
+PYPERF_CELL = RUNNERS_DIR / "python" / "bench" / "pyperf_cell.py"  # the runner's own harness
 # small, medium, large
 CELLS = [
     ("msgspec-msgpack", "android-users", "encode", "full"),
@@ -44,16 +46,17 @@ def serbench_values(serializer: str, dataset: str, op: str, scale: str) -> np.nd
 
 
 def pyperf_values(serializer: str, dataset: str, op: str, scale: str) -> np.ndarray:
+    data = str(datasets.get(dataset).build(scale).path())  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "bench.json"
         subprocess.run(
             [
                 sys.executable,
-                str(HERE / "pyperf_cell.py"),
+                str(PYPERF_CELL),
                 serializer,
                 dataset,
+                data,
                 op,
-                scale,
                 "--processes",
                 "6",
                 "--values",

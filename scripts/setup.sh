@@ -8,23 +8,43 @@ cd "$(dirname "$0")/.."
 # Toolchains every runner builds with; each runner lists its own Debian packages in
 # runners/<name>/apt-packages.txt (one per line, # comments), so adding a runner touches
 # nothing here; scripts/apt-packages.txt lists what serbench itself and its tests use.
+# A schema compiler is pinned as NAME=VERSION, its upstream version: the code it generates
+# must match its runtime. Debian's own revision suffix (security updates) may change.
 APT_PACKAGES=(cmake ninja-build g++ pkg-config)
 for list in scripts/apt-packages.txt runners/*/apt-packages.txt; do
   [ -f "$list" ] || continue
   while read -r pkg; do APT_PACKAGES+=("$pkg"); done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
 done
 
+# "installed" or "installed at the pinned upstream version" for one NAME[=VERSION] entry
+apt_has() {
+  local name=${1%%=*} have
+  have=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)
+  if [ "$name" != "$1" ]; then
+    [[ "$have" == "install ok installed ${1#*=}"[-+~]* ]]
+  else
+    [[ "$have" == "install ok installed "* ]]
+  fi
+}
+
 install_apt() {
-  local missing=()
+  local missing=() p
   for p in "${APT_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    apt_has "$p" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "serbench setup: installing ${missing[*]}"
+  echo "serbench setup: installing ${missing[*]%%=*}"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]%%=*}" >/dev/null
+  for p in "${missing[@]}"; do
+    apt_has "$p" || {
+      echo "serbench setup: $p: Debian installed $(dpkg-query -W -f='${Version}' "${p%%=*}")" >&2
+      exit 1
+    }
+  done
 }
 
 if command -v apt-get >/dev/null; then
@@ -37,6 +57,7 @@ PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[dev]'
+.venv/bin/python -m pip install -q -e runners/python  # the Python runner, its own project
 
 # Build every runner; a failed build is reported and the others still run.
 .venv/bin/serbench build || echo "serbench setup: some runners failed to build (see .serbench/build/)" >&2

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from serbench import datasets, runners
+from serbench.client import prepare_request
 from serbench.session import RunnerSession
 
 
@@ -46,16 +47,8 @@ def prepare(
     operations: tuple[str, ...] = ("encode", "decode"),
     **extra: Any,
 ) -> dict[str, Any]:
-    return {
-        "cmd": "prepare",
-        "cell": cell,
-        "serializer": serializer,
-        "dataset": data,
-        "operations": list(operations),
-        "dump_path": None,
-        "decode_from": None,
-        **extra,
-    }
+    """A `prepare` request; ``extra`` overrides or adds fields (protocol tests send bad ones)."""
+    return {**prepare_request(cell, serializer, data, list(operations)), **extra}  # type: ignore[arg-type]
 
 
 def sample(cell: str, operation: str, iterations: int = 2, samples: int = 3) -> dict[str, Any]:

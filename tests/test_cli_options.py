@@ -41,7 +41,9 @@ def no_body(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SERBENCH_DB", str(tmp_path / "results.sqlite"))
     monkeypatch.setattr(cli, "_store", body_ran)
     monkeypatch.setattr(cli, "_register", body_ran)
-    monkeypatch.setattr(cli, "_known_datasets", body_ran)
+    monkeypatch.setattr(cli.transport, "run", body_ran)
+    monkeypatch.setattr(cli.crosscheck, "check", body_ran)
+    monkeypatch.setattr(cli.runs, "execute", body_ran)
     monkeypatch.setattr(cli.noise, "measure", body_ran)
     monkeypatch.setattr(cli.runners, "discover", body_ran)
 
@@ -82,3 +84,19 @@ def test_a_budget_reads_as_seconds(text: str, seconds: float) -> None:
 @pytest.mark.parametrize(("text", "fraction"), [("2%", 0.02), ("0.02", 0.02), ("0.5%", 0.005)])
 def test_a_precision_reads_as_a_fraction(text: str, fraction: float) -> None:
     assert cli._fraction(text) == pytest.approx(fraction)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "--quick", "--scale", "full"], "--quick is --scale quick"),
+        (["run", "--scale", "huge"], "unknown scale 'huge'"),
+        (["run", "--profile", "slow"], "unknown profile 'slow'"),
+        (["run", "--measure", "cycles"], "unknown measure 'cycles'"),
+    ],
+)
+@pytest.mark.usefixtures("no_body")
+def test_options_that_make_no_run_fail_before_it_starts(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli.app, args)
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.split())

@@ -160,11 +160,15 @@ def test_version_rows_line_up_with_todays_row(store: Store) -> None:
     """`lib@version` against `lib` in one run: only libraries with both rows, the older
     version as A, and the run's other cells' priors behind the test."""
     times = {s: 1000.0 for s in CELLS} | {"kryo": 1000.0, "kryo@3.0.3": 1500.0, "old@1": 900.0}
-    c = compare.versions(report.build(store, synthetic_run(store, 1, times)))
+    run = synthetic_run(store, 1, times)
+    c = compare.versions(report.build(store, run))
     assert {x.cell for x in c.cells} == {"syn/kryo"}
     assert {x.verdict for x in c.cells} == {"faster"}
     assert all(x.ratio == pytest.approx(1 / 1.5, rel=0.05) for x in c.cells)
     assert "syn/kryo@3.0.3" in c.a_label
+    assert store.path is not None
+    shown = json.loads(_cli(store.path, "compare", str(run), "--versions", "-f", "json").stdout)
+    assert {x["cell"] for x in shown["cells"]} == {"syn/kryo"}
 
 
 def test_ng_not_steady_added_and_removed_get_no_verdict(store: Store) -> None:

@@ -17,6 +17,7 @@ from conftest import assert_resumed_run_complete
 from serbench import datasets, orchestrate, report
 from serbench.runners import PYTHON, RunnerSpec
 from serbench.store import Store
+from serbench.timing import PRECISION_CAP
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FAKE_BASE_NS = 2_000_000  # fake_runner.BASE_NS: a flat serializer's time per iteration
@@ -183,8 +184,7 @@ def test_a_precision_target_raises_the_caps_and_is_recorded() -> None:
     t = config.profile
     assert t.precision == 0.01
     assert (
-        t.max_slices
-        == orchestrate.PRECISION_CAP * orchestrate.RunConfig.for_scale("quick").profile.max_slices
+        t.max_slices == PRECISION_CAP * orchestrate.RunConfig.for_scale("quick").profile.max_slices
     )
 
 

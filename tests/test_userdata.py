@@ -4,14 +4,17 @@ registry and its cleanup after errors, and the Python runner's cells on them."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from serbench_runner_python.generate.build import build as build_models
+from serbench_runner_python.generate.jobs import user_jobs
+from serbench_runner_python.serve import Server
 
 from serbench import orchestrate, userdata
-from serbench.runner_py.serve import Server
 from serbench.userdata import registry
 from serbench.userdata.errors import UserDataError
 
@@ -26,7 +29,20 @@ def _types(entry: userdata.Entry) -> dict[str, Any]:
     return json.loads((entry.folder / entry.meta["types"]).read_text())
 
 
+@pytest.fixture(autouse=True)
+def python_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python runner's typed models go to the test's folder (runner processes too)."""
+    monkeypatch.setenv("SERBENCH_PYTHON_MODEL_DIR", str(tmp_path / "python-models"))
+
+
+def _build_models() -> None:
+    """What `serbench datasets add` has the Python runner build: the typed model of every
+    registered user dataset."""
+    build_models(user_jobs(registry.registry_dir()), Path(os.environ["SERBENCH_PYTHON_MODEL_DIR"]))
+
+
 def _prepare(entry: userdata.Entry, serializer: str, **extra: Any) -> dict[str, Any]:
+    _build_models()
     wire = orchestrate.on_the_wire(entry.descriptor())
     wire.update(extra)
     cmd = {
@@ -283,11 +299,15 @@ def test_orchestrator_plans_user_datasets(state: Path) -> None:
     assert d["kind"] == "user" and Path(d["types"]).is_file() and "proto" in d["schemas"]
 
 
-def test_cli_add_list_remove(state: Path) -> None:
+def test_cli_add_list_remove(state: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
+    from serbench import builds
     from serbench.cli import app
 
+    # registering rebuilds typed-model runners (tests/test_builds.py, on fake runners): the
+    # real ones stay as the suite built them
+    monkeypatch.setattr(builds, "typed_model", lambda specs=None: [])
     cli = CliRunner()
     result = cli.invoke(app, ["datasets", "add", "people", str(FIX / "people.csv")])
     assert result.exit_code == 0, result.output
@@ -383,6 +403,7 @@ def test_crosscheck_and_transport_take_user_datasets(state: Path) -> None:
     from serbench import crosscheck, runners, transport
 
     userdata.add("events", FIX / "events.jsonl")
+    _build_models()
     # a second "runner" (the Python runner under another name) to read the first's bytes
     other = dataclasses.replace(runners.PYTHON, name="py2")
     specs = {"python": runners.PYTHON, "py2": other}

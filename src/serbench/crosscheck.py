@@ -9,15 +9,23 @@ reason: the same format name does not make two libraries interoperable.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from serbench import orchestrate
+from serbench import datasets, orchestrate, runners
+from serbench.client import (
+    CommandError,
+    Dataset,
+    Prepared,
+    PrepareRequest,
+    RunnerClient,
+    prepare_request,
+)
 from serbench.runners import RunnerSpec
 from serbench.session import RunnerSession, SessionFault
-
-PREPARE_TIMEOUT = 300.0
+from serbench.timing import CROSSCHECK_TIMEOUT_S
 
 
 @dataclass(frozen=True)
@@ -69,35 +77,34 @@ def libraries(describes: dict[str, dict[str, Any]], dataset: str) -> list[Librar
     return out
 
 
-def _prepare_all(spec: RunnerSpec, commands: list[dict[str, Any]]) -> list[dict[str, Any] | str]:
-    """`prepare` each command in one runner process (restarted after a fault): the replies,
-    or the fault's message where the runner died on that command."""
-    out: list[dict[str, Any] | str] = []
+def _prepare_all(spec: RunnerSpec, requests: list[PrepareRequest]) -> list[Prepared | str]:
+    """`prepare` each request in one runner process (restarted after a fault): the replies,
+    or the fault's (or error reply's) message where the runner failed on that request."""
+    out: list[Prepared | str] = []
     session = None
-    for command in commands:
-        session = session or RunnerSession(spec, PREPARE_TIMEOUT)
+    for request in requests:
+        session = session or RunnerSession(spec, CROSSCHECK_TIMEOUT_S)
+        runner = RunnerClient(session)
         try:
-            out.append(session.call(command))
-            session.call({"cmd": "release", "cell": command["cell"]})
+            out.append(runner.prepare(request))
+            runner.release(request["cell"])
+        except CommandError as error:
+            out.append(f"{error.code}: {error}")
         except SessionFault as fault:
             out.append(f"{fault.code}: {fault}")
+            session.close()
             session = None
     if session is not None:
         session.close()
     return out
 
 
-def _prepare(lib: Library, dataset: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {
-        "cmd": "prepare",
-        "cell": f"{lib.serializer}@{dataset['name']}",
-        "serializer": lib.serializer,
-        "dataset": dataset,
-        "operations": ["decode" if extra.get("decode_from") else "encode"],
-        "dump_path": None,
-        "decode_from": None,
-        **extra,
-    }
+def _prepare(
+    lib: Library, dataset: Dataset, dump_path: str | None = None, decode_from: str | None = None
+) -> PrepareRequest:
+    cell = f"{lib.serializer}@{dataset['name']}"
+    operations = ["decode" if decode_from else "encode"]
+    return prepare_request(cell, lib.serializer, dataset, operations, dump_path, decode_from)
 
 
 def run(
@@ -120,7 +127,7 @@ def run(
         ]
         commands = [_prepare(lib, wire[ds], dump_path=str(f)) for lib, ds, f in jobs]
         for (lib, ds, f), reply in zip(jobs, _prepare_all(specs[runner], commands), strict=True):
-            if isinstance(reply, dict) and reply.get("status") == "ok" and f.exists():
+            if not isinstance(reply, str) and reply["status"] == "ok" and f.exists():
                 written[(lib.name, ds)] = f
     outcomes = []
     for runner in sorted(readers):
@@ -138,8 +145,20 @@ def run(
             if isinstance(reply, str):
                 outcomes.append(Outcome(ds, writer, reader, False, reply))
                 continue
-            check = reply.get("check") or {}
-            detail = check.get("detail") or (reply.get("error") or {}).get("message", "")
-            applicable = reply.get("status") != "not_applicable"
-            outcomes.append(Outcome(ds, writer, reader, bool(check.get("ok")), detail, applicable))
+            check, error = reply["check"], reply["error"]
+            detail = (check and check["detail"]) or (error["message"] if error else "")
+            applicable = reply["status"] != "not_applicable"
+            ok = bool(check and check["ok"])
+            outcomes.append(Outcome(ds, writer, reader, ok, detail, applicable))
     return outcomes
+
+
+def check(wanted: list[str], scale: str) -> tuple[list[Outcome], dict[str, str]]:
+    """`serbench crosscheck`: every available runner's outcomes on the wanted datasets (all
+    built-in ones when none are named), and why each other runner is unavailable."""
+    wanted = list(wanted or datasets.DATASETS)
+    orchestrate.check_datasets(wanted)
+    specs = runners.discover()
+    describes, unavailable = runners.describe_all(specs)
+    with tempfile.TemporaryDirectory() as tmp:
+        return run(specs, describes, wanted, scale, Path(tmp)), unavailable

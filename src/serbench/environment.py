@@ -10,6 +10,7 @@ from typing import Any
 
 from serbench import __version__
 from serbench.paths import REPO_ROOT
+from serbench.timing import GIT_TIMEOUT_S
 
 
 def _read(path: str) -> str | None:
@@ -29,7 +30,7 @@ def _cpu_model() -> str | None:
 def _git(*args: str) -> str | None:
     try:
         out = subprocess.run(
-            ["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10
+            ["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=GIT_TIMEOUT_S
         )
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -28,15 +28,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from serbench.client import CommandError, Dataset, RunnerClient, Samples, prepare_request
 from serbench.runners import RunnerSpec, discover
 from serbench.schedule import Cell
-from serbench.session import Reply, RunnerSession, SessionFault
+from serbench.session import RunnerSession, SessionFault
 from serbench.store import CellKey
+from serbench.timing import VALGRIND_SLOWDOWN, VGDB_TIMEOUT_S, VGDB_WAIT_S
 
 UNIT = "instructions"
 MEASURES = ("time", UNIT)
 GO_MEMORY_LIMIT = "2GiB"
-VALGRIND_SLOWDOWN = 5  # a command may take this many cell timeouts under callgrind
 JIT_REFUSAL = (
     'runner {name} compiles code while it runs (runner.json "jit": true): under valgrind '
     "its JIT is 20-100x slower and the count depends on when each tier compiles, so it would "
@@ -120,21 +121,22 @@ class CallgrindSession:
         self.session = RunnerSession(replace(spec, command=command), timeout, validate="fast")
         self.pid = self.session.proc.pid  # env and valgrind exec: the runner keeps this pid
 
-    def call(self, command: Reply) -> Reply:
-        return self.session.call(command)
+        self.runner = RunnerClient(self.session)
 
     def _monitor(self, *command: str) -> None:
         """A callgrind monitor command, sent through vgdb (it waits for callgrind's answer)."""
         try:
             done = subprocess.run(
-                ["vgdb", self.prefix, "--wait=30", f"--pid={self.pid}", *command],
+                ["vgdb", self.prefix, f"--wait={VGDB_WAIT_S}", f"--pid={self.pid}", *command],
                 capture_output=True,
                 text=True,
-                timeout=60,
+                timeout=VGDB_TIMEOUT_S,
                 stdin=subprocess.DEVNULL,
             )
         except subprocess.TimeoutExpired as exc:
-            raise SessionFault("timeout", f"vgdb {' '.join(command)}: no answer in 60 s") from exc
+            raise SessionFault(
+                "timeout", f"vgdb {' '.join(command)}: no answer in {VGDB_TIMEOUT_S:.0f} s"
+            ) from exc
         if done.returncode != 0:
             tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-2:])
             raise SessionFault("crashed", f"vgdb {' '.join(command)} failed: {tail}")
@@ -161,19 +163,14 @@ class CallgrindSession:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def _sample(cg: CallgrindSession, cell: str, op: str, iterations: int) -> Reply:
-    reply = cg.call(
-        {"cmd": "sample", "cell": cell, "operation": op, "iterations": iterations, "samples": 1}
-    )
-    if reply["event"] == "error":
-        raise _CellError(reply["code"], reply["message"])
-    return reply
+class _NotCounted(RuntimeError):
+    """Counts that make no figure: the cell's operation fails as an exception."""
+
+    code = "exception"
 
 
-class _CellError(RuntimeError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+def _sample(cg: CallgrindSession, cell: str, op: str, iterations: int) -> Samples:
+    return cg.runner.sample(cell, op, iterations, 1)
 
 
 def _batch_size(cg: CallgrindSession, cell: str, op: str, counting: Counting) -> int:
@@ -209,7 +206,7 @@ def count(cg: CallgrindSession, cell: str, op: str, counting: Counting) -> dict[
         double.append(cg.instructions())
     net = [b - a for a, b in zip(single, double, strict=True)]
     if min(net) <= 0:
-        raise _CellError("exception", f"instruction count not positive: {single} -> {double}")
+        raise _NotCounted(f"instruction count not positive: {single} -> {double}")
     return {
         "unit": UNIT,
         "iterations": k,
@@ -228,22 +225,10 @@ def count(cg: CallgrindSession, cell: str, op: str, counting: Counting) -> dict[
     }
 
 
-def _prepare(cell: Cell, dataset: dict[str, Any], operations: list[str]) -> Reply:
-    return {
-        "cmd": "prepare",
-        "cell": cell.id,
-        "serializer": cell.serializer,
-        "dataset": dataset,
-        "operations": operations,
-        "dump_path": None,
-        "decode_from": None,
-    }
-
-
 def _measure_cell(
     cg: CallgrindSession,
     cell: Cell,
-    dataset: dict[str, Any],
+    dataset: Dataset,
     operations: list[str],
     counting: Counting,
     save: Save,
@@ -254,11 +239,9 @@ def _measure_cell(
     common: dict[str, Any] = {}
     try:
         cg.instrument(False)
-        reply = cg.call(_prepare(cell, dataset, operations))
+        reply = cg.runner.prepare(prepare_request(cell.id, cell.serializer, dataset, operations))
         cg.instrument(True)
-        if reply["event"] == "error":
-            raise _CellError(reply["code"], reply["message"])
-        common = {k: reply.get(k) for k in ("check", "messages", "sizes")}
+        common = {"check": reply["check"], "messages": reply["messages"], "sizes": reply["sizes"]}
         if reply["status"] != "ok":
             for op in todo:
                 save(cell.key(op), {**common, "status": reply["status"], "error": reply["error"]})
@@ -273,14 +256,11 @@ def _measure_cell(
                 timing = count(cg, cell.id, op, counting)
                 save(cell.key(op), {**common, "status": "ok", "error": None, "timing": timing})
             todo.pop(0)
-        cg.call({"cmd": "release", "cell": cell.id})
-    except (_CellError, SessionFault) as exc:
-        code = getattr(exc, "code", "exception")
+        cg.runner.release(cell.id)
+    except (_NotCounted, CommandError, SessionFault) as exc:
+        error = {"code": exc.code, "message": str(exc)}
         for op in todo:
-            save(
-                cell.key(op),
-                {**common, "status": "error", "error": {"code": code, "message": str(exc)}},
-            )
+            save(cell.key(op), {**common, "status": "error", "error": error})
         if isinstance(exc, SessionFault):
             raise
 
@@ -289,7 +269,7 @@ def execute(
     cells: list[Cell],
     operations: list[str],
     specs: dict[str, RunnerSpec],
-    datasets: dict[str, dict[str, Any]],
+    datasets: dict[str, Dataset],
     scale: str,
     cell_timeout: float,
     save: Save,

@@ -11,14 +11,22 @@ from typing import Any
 import numpy as np
 
 from serbench import datasets, runners
+from serbench.client import CommandError, Dataset, RunnerClient, prepare_request
 from serbench.runners import RunnerSpec, RunnerUnavailable
 from serbench.schedule import SlowShare
 from serbench.session import RunnerSession, SessionFault
 from serbench.stats import FAST_MODE_WIDTH, fast_mode, fast_mode_confirmed
-from serbench.timing import STANDARD
+from serbench.timing import (
+    NOISE_PROBE_S,
+    NOISE_SAMPLE_NS,
+    NOISE_SESSION_TIMEOUT_S,
+    SAMPLE_COST_COMMANDS,
+    SAMPLE_COST_SAMPLES,
+    STANDARD,
+)
 
-PROBE = ("msgpack", "android-users", "encode")  # a real serializer every machine has
-SAMPLE_NS = 10_000_000
+PROBE_RUNNER = "python"  # the runner every machine has (serbench runs on Python)
+PROBE = ("msgpack", "android-users", "encode")  # a real serializer it has
 
 
 @dataclass
@@ -38,20 +46,22 @@ class Noise:
         return asdict(self)
 
 
-def _series(session: RunnerSession, seconds: float) -> tuple[np.ndarray, np.ndarray]:
+def _quick(name: str) -> Dataset:
+    """A built-in dataset at the quick scale, as the protocol hands it to a runner."""
+    ds = datasets.get(name).build("quick")  # type: ignore[arg-type]
+    return Dataset(name=name, kind="builtin", data=str(ds.path()))
+
+
+def _series(runner: RunnerClient, seconds: float) -> tuple[np.ndarray, np.ndarray]:
     serializer, dataset, op = PROBE
-    ds = datasets.get(dataset).build("quick")  # type: ignore[arg-type]
-    data = {"name": dataset, "kind": "builtin", "data": str(ds.path())}
-    command = {"cmd": "prepare", "cell": "p", "serializer": serializer, "dataset": data}
-    session.call({**command, "operations": [op], "dump_path": None, "decode_from": None})
-    probe = {"cmd": "sample", "cell": "p", "operation": op, "iterations": 1, "samples": 1}
+    runner.prepare(prepare_request("p", serializer, _quick(dataset), [op]))
     n = 1
-    while session.call({**probe, "iterations": n})["wall_ns"][0] < SAMPLE_NS:
+    while runner.sample("p", op, n, 1)["wall_ns"][0] < NOISE_SAMPLE_NS:
         n *= 2
     at, per_op = [], []
     start = time.monotonic()
     while time.monotonic() - start < seconds:
-        got = session.call({**probe, "iterations": n})
+        got = runner.sample("p", op, n, 1)
         at.append(time.monotonic() - start)
         per_op.append(got["wall_ns"][0] / n)
     return np.asarray(at), np.asarray(per_op)
@@ -93,34 +103,25 @@ def replayed_spread(per_op: np.ndarray, rng: np.random.Generator, runs: int = 20
 def sample_cost(spec: RunnerSpec) -> float | None:
     """Best time of one `sample` of one noop encode: the clock reads and the loop."""
     try:
-        with RunnerSession(spec, 120) as session:
-            ds = datasets.get("android-users").build("quick")  # type: ignore[arg-type]
-            data = {"name": "android-users", "kind": "builtin", "data": str(ds.path())}
-            prepared = session.call(
-                {
-                    "cmd": "prepare",
-                    "cell": "n",
-                    "serializer": "noop",
-                    "dataset": data,
-                    "operations": ["encode"],
-                    "dump_path": None,
-                    "decode_from": None,
-                }
-            )
-            if prepared.get("status") != "ok":
+        with RunnerSession(spec, NOISE_SESSION_TIMEOUT_S) as session:
+            runner = RunnerClient(session)
+            request = prepare_request("n", "noop", _quick("android-users"), ["encode"])
+            if runner.prepare(request)["status"] != "ok":
                 return None
-            probe = {"cmd": "sample", "cell": "n", "operation": "encode", "iterations": 1}
             return float(
-                min(min(session.call({**probe, "samples": 50})["wall_ns"]) for _ in range(20))
+                min(
+                    min(runner.sample("n", "encode", 1, SAMPLE_COST_SAMPLES)["wall_ns"])
+                    for _ in range(SAMPLE_COST_COMMANDS)
+                )
             )
-    except (SessionFault, OSError):
+    except (SessionFault, CommandError, OSError):
         return None
 
 
-def measure(seconds: float = 15.0, cost_of: list[str] | None = None) -> Noise:
+def measure(seconds: float = NOISE_PROBE_S, cost_of: list[str] | None = None) -> Noise:
     specs = runners.discover()
-    with RunnerSession(runners.PYTHON, 120) as session:
-        at, per_op = _series(session, seconds)
+    with RunnerSession(specs[PROBE_RUNNER], NOISE_SESSION_TIMEOUT_S) as session:
+        at, per_op = _series(RunnerClient(session), seconds)
     fast = fast_mode(per_op)
     slow_mask = per_op > per_op.min() * (1 + FAST_MODE_WIDTH)
     phases = _phases(at, slow_mask)

@@ -14,14 +14,15 @@ import random
 import time
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from serbench import datasets, instructions, stats, userdata
+from serbench.client import Dataset
 from serbench.operations import OPERATIONS
-from serbench.runners import RunnerSpec, RunnerUnavailable, describe, discover
+from serbench.runners import RunnerSpec, describe_all, discover
 from serbench.schedule import Block, Cell, SlowShare
 from serbench.store import CellKey, Store, decode_json
-from serbench.timing import PROFILES, Timing
+from serbench.timing import CELL_TIMEOUT_S, PRECISION_CAP, PROFILES, TIEBREAK_RESERVE, Timing
 
 
 @dataclass
@@ -31,7 +32,7 @@ class RunConfig:
     serializers: list[str] = field(default_factory=list)  # names or runner/name globs
     runners: list[str] = field(default_factory=list)
     operations: list[str] = field(default_factory=lambda: ["encode", "decode"])
-    cell_timeout: float = 600.0  # seconds one command may take before the runner is killed
+    cell_timeout: float = CELL_TIMEOUT_S["standard"]  # one command; then the runner is killed
     timing: dict[str, Any] = field(default_factory=lambda: PROFILES["standard"].as_dict())
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1 << 31))
     measure: str = "time"  # or "instructions": counted under callgrind (serbench.instructions)
@@ -45,8 +46,7 @@ class RunConfig:
         timing = PROFILES[profile or scale]
         if processes:
             timing = timing.with_processes(processes)
-        timeout = 120.0 if scale == "quick" else 600.0
-        return cls(scale=scale, cell_timeout=timeout, timing=timing.as_dict())
+        return cls(scale=scale, cell_timeout=CELL_TIMEOUT_S[scale], timing=timing.as_dict())
 
     @property
     def profile(self) -> Timing:
@@ -62,9 +62,6 @@ class RunConfig:
             max_slices=PRECISION_CAP * t.max_slices,
             max_measure_ns=PRECISION_CAP * t.max_measure_ns,
         ).as_dict()
-
-
-PRECISION_CAP = 4  # --precision may take this many times the profile's slices and time
 
 
 @dataclass
@@ -86,18 +83,15 @@ class Budget:
         return time.monotonic_ns() + int(left * share * 1e9)
 
 
-TIEBREAK_RESERVE = 0.15  # of a budget, kept for tie-break processes while the rounds run
-
-
 def _selected(name: str, runner: str, patterns: list[str]) -> bool:
     if not patterns:
         return True
     return any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(f"{runner}/{name}", p) for p in patterns)
 
 
-def validate(config: RunConfig, specs: dict[str, RunnerSpec]) -> None:
-    """Unknown names are errors that list the valid ones."""
-    for name in config.datasets:
+def check_datasets(names: list[str]) -> None:
+    """UnknownName, listing the valid ones, for a name neither built in nor registered."""
+    for name in names:
         if not userdata.is_registered(name):
             try:
                 datasets.get(name)
@@ -108,6 +102,11 @@ def validate(config: RunConfig, specs: dict[str, RunnerSpec]) -> None:
                     f"unknown dataset {name!r}; valid datasets: {', '.join(datasets.DATASETS)}"
                     f"{extra}"
                 ) from None
+
+
+def validate(config: RunConfig, specs: dict[str, RunnerSpec]) -> None:
+    """Unknown names are errors that list the valid ones."""
+    check_datasets(config.datasets)
     for name in config.runners:
         if name not in specs:
             raise datasets.UnknownName(
@@ -152,16 +151,10 @@ def plan(config: RunConfig, specs: dict[str, RunnerSpec] | None = None) -> Plan:
     specs = specs if specs is not None else discover()
     validate(config, specs)
     wanted_datasets = config.datasets or list(datasets.DATASETS)
-    describes, unavailable = {}, {}
+    chosen = {n: s for n, s in specs.items() if not config.runners or n in config.runners}
+    describes, unavailable = describe_all(chosen)
     cells, not_applicable = [], []
-    for name, spec in specs.items():
-        if config.runners and name not in config.runners:
-            continue
-        try:
-            describes[name] = describe(spec)
-        except RunnerUnavailable as exc:
-            unavailable[name] = str(exc)
-            continue
+    for name in describes:
         for s in describes[name]["serializers"]:
             if not _selected(s["name"], name, config.serializers):
                 continue
@@ -234,9 +227,9 @@ def descriptor(name: str, scale: str) -> dict[str, Any]:
     }
 
 
-def on_the_wire(descriptor: dict[str, Any]) -> dict[str, Any]:
+def on_the_wire(descriptor: dict[str, Any]) -> Dataset:
     """The protocol's dataset object: the descriptor less the orchestrator's own size hint."""
-    return {k: v for k, v in descriptor.items() if k != "expanded_bytes"}
+    return cast(Dataset, {k: v for k, v in descriptor.items() if k != "expanded_bytes"})
 
 
 def execute(

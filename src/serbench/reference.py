@@ -23,12 +23,13 @@ it is ``undecided`` and the reason names the cell.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import product
 from typing import Any
 
-from serbench import datasets
-from serbench.report import Row, RunReport
+from serbench import datasets, reference_versions
+from serbench.report.model import Row, RunReport
 from serbench.stats import PRECISION_TARGET
 
 # Published rows: label -> serializer names that stand for it, in order of preference.
@@ -210,12 +211,18 @@ SCENARIOS: dict[str, Published] = {
 }
 
 
-def stand_in(rows: list[Row], runner: str, label: str, failed_too: bool = False) -> Row | None:
+def stand_in(
+    rows: list[Row],
+    runner: str,
+    label: str,
+    failed_too: bool = False,
+    names: Mapping[str, Sequence[str]] = STAND_INS,
+) -> Row | None:
     """The runner's row standing in for a published label (claims take checked rows only;
     the side-by-side table shows NG rows too, with what they lost)."""
     usable = ("ok", "NG") if failed_too else ("ok",)
     by_name = {r.serializer: r for r in rows if r.runner == runner and r.status in usable}
-    return next((by_name[n] for n in STAND_INS.get(label, []) if n in by_name), None)
+    return next((by_name[n] for n in names.get(label, []) if n in by_name), None)
 
 
 def decide(low: float, high: float, claimed: float, upper: float | None = None) -> str:
@@ -441,12 +448,19 @@ def _evidence(rows: str, j: Judgement) -> str:
     return f"{rows}; {j.note}" if j.note else rows
 
 
-def check_claims(scenario: str, report: RunReport) -> list[Verdict]:
-    out = [v for c in SPREAD_CLAIMS.get(scenario, []) if (v := _spread(c, report)) is not None]
+def check_claims(
+    scenario: str, report: RunReport, names: Mapping[str, Sequence[str]] = STAND_INS
+) -> list[Verdict]:
+    """Every claim per runner; with today's stand-ins, each followed by its verdict on the
+    seed's own library versions where the run has them (serbench.reference_versions)."""
+    today = names is STAND_INS
+    spread = SPREAD_CLAIMS.get(scenario, []) if today else []
+    out = [v for c in spread if (v := _spread(c, report)) is not None]
     for claim in CLAIMS[scenario]:
         rows = report.tables.get(claim.dataset, [])
         for runner in sorted({r.runner for r in rows}):
-            slow, fast = stand_in(rows, runner, claim.slower), stand_in(rows, runner, claim.faster)
+            slow = stand_in(rows, runner, claim.slower, names=names)
+            fast = stand_in(rows, runner, claim.faster, names=names)
             if slow is None or fast is None:
                 continue
             a, b = claim.metric(slow), claim.metric(fast)
@@ -481,7 +495,10 @@ def check_claims(scenario: str, report: RunReport) -> list[Verdict]:
                     j.why,
                 )
             )
-    return out
+    seed = reference_versions.stand_ins(scenario, STAND_INS) if today else None
+    if seed is None:
+        return out
+    return reference_versions.beside(scenario, out, check_claims(scenario, report, seed))
 
 
 def measured_rows(scenario: str, report: RunReport) -> list[tuple[str, str, Row]]:
@@ -494,13 +511,14 @@ def measured_rows(scenario: str, report: RunReport) -> list[tuple[str, str, Row]
         labels = [*seed_labels, *(x for x in STAND_INS if x not in seed_labels)]
     else:
         labels = list(STAND_INS)
+    seed = reference_versions.stand_ins(scenario, STAND_INS)
     out = []
     for ds in pub.datasets:
         rows = report.tables.get(ds, [])
         for runner in sorted({r.runner for r in rows}):
             seen: set[str] = set()
-            for label in labels:
-                row = stand_in(rows, runner, label, failed_too=True)
+            for label, names in product(labels, (STAND_INS, seed or {})):  # seed's versions too
+                row = stand_in(rows, runner, label, failed_too=True, names=names)
                 if row is not None and row.name not in seen:
                     seen.add(row.name)
                     out.append((ds, label, row))

@@ -1,21 +1,22 @@
-"""Finding runners (runners/<name>/runner.json, plus the built-in Python one) and asking them."""
+"""Finding runners (runners/<name>/runner.json) and asking them."""
 
 from __future__ import annotations
 
 import json
-import random
+import os
 import shutil
 import subprocess
-import sys
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from serbench import PROTOCOL_VERSION
-from serbench.paths import REPO_ROOT, RUNNERS_DIR
-from serbench.timing import JitKind
+from serbench.client import Description
+from serbench.paths import DATASETS_DIR, RUNNERS_DIR
+from serbench.timing import DESCRIBE_TIMEOUT_S, JitKind
+from serbench.userdata.registry import registry_dir
+from serbench.userdata.schemas.builtin import ENV as schemas_env
+from serbench.userdata.schemas.builtin import write_all
 
 
 @dataclass(frozen=True)
@@ -28,35 +29,33 @@ class RunnerSpec:
     test: list[list[str]] = field(default_factory=list)
     requires: list[str] = field(default_factory=list)
     jit: JitKind = None  # how the runtime compiles while it runs (timing.JitKind)
+    # its build generates a typed model per dataset, user datasets included: registering
+    # one rebuilds it
+    typed_model: bool = False
 
     def missing_tools(self) -> list[str]:
         return [tool for tool in self.requires if shutil.which(tool) is None]
 
 
-PYTHON = RunnerSpec(
-    name="python",
-    language="python",
-    directory=REPO_ROOT,
-    command=[sys.executable, "-m", "serbench.runner_py"],
-)
+def load(manifest: Path) -> RunnerSpec:
+    """One runner from its runner.json."""
+    raw = json.loads(manifest.read_text())
+    return RunnerSpec(
+        name=raw["name"],
+        language=raw.get("language", raw["name"]),
+        directory=manifest.parent,
+        command=list(raw["command"]),
+        build=[list(c) for c in raw.get("build", [])],
+        test=[list(c) for c in raw.get("test", [])],
+        requires=list(raw.get("requires", [])),
+        jit=jit_kind(raw.get("jit"), manifest),
+        typed_model=_flag(raw, "typed_model", manifest),
+    )
 
 
 def discover(root: Path = RUNNERS_DIR) -> dict[str, RunnerSpec]:
-    specs = {"python": PYTHON}
-    for manifest in sorted(root.glob("*/runner.json")):
-        raw = json.loads(manifest.read_text())
-        spec = RunnerSpec(
-            name=raw["name"],
-            language=raw.get("language", raw["name"]),
-            directory=manifest.parent,
-            command=list(raw["command"]),
-            build=[list(c) for c in raw.get("build", [])],
-            test=[list(c) for c in raw.get("test", [])],
-            requires=list(raw.get("requires", [])),
-            jit=jit_kind(raw.get("jit"), manifest),
-        )
-        specs[spec.name] = spec
-    return specs
+    specs = [load(manifest) for manifest in sorted(root.glob("*/runner.json"))]
+    return {spec.name: spec for spec in specs}
 
 
 def jit_kind(raw: object, manifest: Path) -> JitKind:
@@ -70,11 +69,18 @@ def jit_kind(raw: object, manifest: Path) -> JitKind:
     raise ValueError(f'{manifest}: "jit" must be "tiered", "once" or false, not {raw!r}')
 
 
+def _flag(raw: dict[str, Any], key: str, manifest: Path) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise ValueError(f'{manifest}: "{key}" must be true or false, not {value!r}')
+    return value
+
+
 class RunnerUnavailable(RuntimeError):
     pass
 
 
-def describe(spec: RunnerSpec, timeout: float = 120) -> dict[str, Any]:
+def describe(spec: RunnerSpec, timeout: float = DESCRIBE_TIMEOUT_S) -> Description:
     """The runner's discovery answer, or RunnerUnavailable naming what went wrong."""
     missing = spec.missing_tools()
     if missing:
@@ -107,49 +113,32 @@ def describe(spec: RunnerSpec, timeout: float = 120) -> dict[str, Any]:
     return answer
 
 
-def time_cell(
-    spec: RunnerSpec,
-    serializer: str,
-    dataset: str,
-    data: str,
-    operation: str,
-    timing: Any = None,
-    neighbours: Sequence[str] = (),
-) -> dict[str, Any]:
-    """The stored result of one operation of one cell, measured by the orchestrator's own
-    schedule in one fresh runner process (for comparison scripts and tests). ``timing`` is a
-    serbench.timing.Timing (default: the standard profile, one process). ``neighbours``:
-    more of the runner's serializers measured in the same process, interleaved, as a run
-    measures a dataset's cells (a JIT's code for one cell can depend on what else ran)."""
-    from serbench.schedule import Block, Cell
-    from serbench.timing import STANDARD
+def describe_all(
+    specs: dict[str, RunnerSpec],
+) -> tuple[dict[str, Description], dict[str, str]]:
+    """Each runner's discovery answer, and why each runner that gave none is unavailable."""
+    describes, unavailable = {}, {}
+    for name, spec in specs.items():
+        try:
+            describes[name] = describe(spec)
+        except RunnerUnavailable as exc:
+            unavailable[name] = str(exc)
+    return describes, unavailable
 
-    results: dict[str, dict[str, Any]] = {}  # serializer -> its result
-    names = [serializer, *(n for n in neighbours if n != serializer)]
 
-    def save(key: Any, result: dict[str, Any]) -> None:
-        results[key.serializer] = result
-
-    Block(
-        [Cell(spec.name, name, dataset, 0) for name in names],
-        [operation],
-        {spec.name: spec},
-        {dataset: {"name": dataset, "kind": "builtin", "data": data}},
-        timing or STANDARD,
-        1800.0,
-        save,
-        lambda _description, _n: None,
-        random.Random(0),
-        time.monotonic_ns(),
-    ).run()
-    found = results.get(serializer, {})
-    if found.get("status") != "ok":
-        raise RuntimeError(f"{spec.name}/{serializer} {dataset} {operation} failed: {found}")
-    return found
+def build_environment() -> dict[str, str]:
+    """What every runner build sees besides the caller's environment: where the built-in
+    datasets' and the registered user datasets' folders are (the latter may not exist)."""
+    return {
+        "SERBENCH_DATASETS_DIR": str(DATASETS_DIR.resolve()),
+        "SERBENCH_USER_DATASETS_DIR": str(registry_dir().resolve()),
+    }
 
 
 def build(spec: RunnerSpec, log: Path) -> None:
     """Run the runner's build commands; output to log; RunnerUnavailable on failure."""
+    env = {**os.environ, **build_environment()}
+    env[schemas_env] = str(write_all())  # the built-ins' schemas, from their types.json
     missing = spec.missing_tools()
     if missing:
         raise RunnerUnavailable(f"needs {', '.join(missing)} on PATH")
@@ -161,9 +150,18 @@ def build(spec: RunnerSpec, log: Path) -> None:
             code = subprocess.run(
                 command,
                 cwd=spec.directory,
+                env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
             ).returncode
             if code != 0:
-                raise RunnerUnavailable(f"`{' '.join(command)}` exited {code}; see {log}")
+                out.flush()
+                tail = " | ".join(log.read_text(errors="replace").strip().splitlines()[-2:])
+                raise RunnerUnavailable(
+                    f"`{' '.join(command)}` exited {code}: {tail[-300:]}; see {log}"
+                )
+
+
+# The Python runner, which serbench's own probes (noise) and tests start directly.
+PYTHON = load(RUNNERS_DIR / "python" / "runner.json")

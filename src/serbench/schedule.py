@@ -13,20 +13,37 @@ import random
 import statistics
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from serbench import stats
+from serbench.client import (
+    CommandError,
+    Dataset,
+    Prepared,
+    PrepareRequest,
+    RunnerClient,
+    Samples,
+    prepare_request,
+)
 from serbench.runners import RunnerSpec
 from serbench.session import RunnerSession, SessionFault
 from serbench.store import CellKey
-from serbench.timing import Timing
+from serbench.timing import (
+    CALIBRATION_MAX_STEP,
+    CALIBRATION_OVERSHOOT,
+    COMPILE_BACKLOG,
+    LONG_CONFIRM,
+    LONG_SAMPLE,
+    MAX_ITERATIONS,
+    RECALIBRATE,
+    STANDARD,
+    TIME_CELL_TIMEOUT_S,
+    Timing,
+)
 
 MAX_RESTARTS = 5  # per runner and block; past it the runner's remaining cells fail
-LONG_SAMPLE = 10  # a sample over this many min_sample_ns makes a slice of one sample
-LONG_CONFIRM = 2  # fast-mode slices that confirm a long operation whose time budget ran out
-RECALIBRATE = 0.75  # a first measured sample under this share of min_sample_ns: batch grows
 Save = Callable[[CellKey, dict[str, Any]], None]
 Slot = tuple[str, int]  # (runner, process index): one fresh runner process of a block
 SAMPLE_FIELDS = ("wall_ns", "cpu_ns", "alloc_bytes", "alloc_count", "gc_count", "gc_ns")
@@ -119,7 +136,7 @@ class _Interrupted(Exception):
     """A fault or an error reply met while warming up in a runner's own thread: the block's
     main thread records it (faults and failures are handled one at a time, in order)."""
 
-    def __init__(self, st: OpState, cause: SessionFault | dict[str, Any]) -> None:
+    def __init__(self, st: OpState, cause: SessionFault | CommandError) -> None:
         super().__init__(str(cause))
         self.st, self.cause = st, cause
 
@@ -130,7 +147,7 @@ class Block:
         cells: list[Cell],
         operations: list[str],
         specs: dict[str, RunnerSpec],
-        datasets: dict[str, dict[str, Any]],
+        datasets: dict[str, Dataset],
         timing: Timing,
         cell_timeout: float,
         save: Save,
@@ -146,17 +163,20 @@ class Block:
         self.slow_share = slow_share or SlowShare()
         self.deadline_ns = deadline_ns  # --budget: past it, operations stop at min_slices
         self.sessions: dict[Slot, RunnerSession] = {}
+        self.clients: dict[Slot, RunnerClient] = {}
         self.restarts: dict[Slot, int] = {}
         self.states: list[OpState] = []
         self._warming = threading.local()  # set in the warm-up threads: faults are deferred
 
     # --- sessions and faults -------------------------------------------------------------
 
-    def _session(self, slot: Slot) -> RunnerSession:
+    def _client(self, slot: Slot) -> RunnerClient:
+        """The slot's runner process, started on first use (and after a restart)."""
         if slot not in self.sessions:
             spec = self.specs[slot[0]]
             self.sessions[slot] = RunnerSession(spec, self.cell_timeout, validate="fast")
-        return self.sessions[slot]
+            self.clients[slot] = RunnerClient(self.sessions[slot])
+        return self.clients[slot]
 
     def _fail_cell(self, cell: Cell, code: str, message: str) -> None:
         for st in [s for s in self.states if s.cell == cell]:
@@ -192,32 +212,29 @@ class Block:
 
     # --- the phases ----------------------------------------------------------------------
 
-    def _prepare_command(self, cell: Cell) -> dict[str, Any]:
-        return {
-            "cmd": "prepare",
-            "cell": cell.id,
-            "serializer": cell.serializer,
-            "dataset": self.datasets[cell.dataset],
-            "operations": self.operations,
-            "dump_path": None,
-            "decode_from": None,
-        }
+    def _prepare_request(self, cell: Cell) -> PrepareRequest:
+        dataset = self.datasets[cell.dataset]
+        return prepare_request(cell.id, cell.serializer, dataset, self.operations)
 
     def _prepare(self, cell: Cell) -> dict[str, Any] | None:
         """Prepare (and check) a cell; its results are saved at once unless it is ok."""
         try:
-            reply = self._session(cell.slot).call(self._prepare_command(cell))
+            reply = self._client(cell.slot).prepare(self._prepare_request(cell))
         except SessionFault as fault:
             self._fault(cell, fault)
             return None
+        except CommandError as error:
+            self._fail_cell(cell, error.code, error.message)
+            return None
         return self._accept(cell, reply)
 
-    def _accept(self, cell: Cell, reply: dict[str, Any]) -> dict[str, Any] | None:
+    def _accept(self, cell: Cell, reply: Prepared) -> dict[str, Any] | None:
         """A `prepared` reply: the cell's common fields if it is ok, else its results saved."""
-        if reply["event"] == "error":
-            self._fail_cell(cell, reply["code"], reply["message"])
-            return None
-        common = {k: reply.get(k) for k in ("check", "messages", "sizes")}
+        common: dict[str, Any] = {
+            "check": reply["check"],
+            "messages": reply["messages"],
+            "sizes": reply["sizes"],
+        }
         if reply["status"] != "ok":
             for st in [s for s in self.states if s.cell == cell]:
                 self.states.remove(st)
@@ -228,20 +245,22 @@ class Block:
             return None
         return {**common, "unsupported": reply["unsupported"]}
 
-    def _prepare_in_parallel(self) -> dict[Cell, dict[str, Any] | SessionFault]:
+    def _prepare_in_parallel(self) -> dict[Cell, Prepared | SessionFault | CommandError]:
         """Every runner process prepares (and checks) its cells at once, one thread each: no
         sample is being taken yet, and the checks are CPU work the two cores can share.
         A process that faults stops there; its remaining cells are prepared one by one."""
         by_slot: dict[Slot, list[Cell]] = {}
         for c in self.cells:
             by_slot.setdefault(c.slot, []).append(c)
-        sessions = {slot: self._session(slot) for slot in by_slot}
-        replies: dict[Cell, dict[str, Any] | SessionFault] = {}
+        clients = {slot: self._client(slot) for slot in by_slot}
+        replies: dict[Cell, Prepared | SessionFault | CommandError] = {}
 
         def work(slot: Slot) -> None:
             for c in by_slot[slot]:
                 try:
-                    replies[c] = sessions[slot].call(self._prepare_command(c))
+                    replies[c] = clients[slot].prepare(self._prepare_request(c))
+                except CommandError as error:
+                    replies[c] = error
                 except SessionFault as fault:
                     replies[c] = fault
                     return
@@ -253,27 +272,21 @@ class Block:
             t.join()
         return replies
 
-    def _sample(self, st: OpState, iterations: int, samples: int) -> dict[str, Any] | None:
-        command = {
-            "cmd": "sample",
-            "cell": st.cell.id,
-            "operation": st.op,
-            "iterations": iterations,
-            "samples": samples,
-        }
+    def _sample(self, st: OpState, iterations: int, samples: int) -> Samples | None:
         try:
-            reply = self._session(st.cell.slot).call(command)
-        except SessionFault as fault:
+            return self._client(st.cell.slot).sample(st.cell.id, st.op, iterations, samples)
+        except (SessionFault, CommandError) as stop:
             if getattr(self._warming, "active", False):
-                raise _Interrupted(st, fault) from None
-            self._fault(st.cell, fault)
+                raise _Interrupted(st, stop) from None
+            self._stop(st.cell, stop)
             return None
-        if reply["event"] == "error":
-            if getattr(self._warming, "active", False):
-                raise _Interrupted(st, reply)
-            self._fail_cell(st.cell, reply["code"], reply["message"])
-            return None
-        return reply
+
+    def _stop(self, cell: Cell, cause: SessionFault | CommandError) -> None:
+        """A fault restarts the cell's runner process; an error reply fails the cell alone."""
+        if isinstance(cause, SessionFault):
+            self._fault(cell, cause)
+        else:
+            self._fail_cell(cell, cause.code, cause.message)
 
     def _calibrate(self, st: OpState) -> None:
         reply = self._sample(st, st.iterations, 1)
@@ -281,13 +294,13 @@ class Block:
             return
         wall = reply["wall_ns"][0]
         target = self.timing.min_sample_ns
-        if wall >= target or st.iterations >= 1 << 30:
+        if wall >= target or st.iterations >= MAX_ITERATIONS:
             st.phase = "warmup"
             st.long = wall >= LONG_SAMPLE * target
             return
-        # jump close to the target, never by more than 16x
-        guess = int(st.iterations * target / max(wall, 1) * 1.2)
-        st.iterations = max(st.iterations * 2, min(st.iterations * 16, guess))
+        # jump close to the target, never by more than CALIBRATION_MAX_STEP times
+        guess = int(st.iterations * target / max(wall, 1) * CALIBRATION_OVERSHOOT)
+        st.iterations = max(st.iterations * 2, min(st.iterations * CALIBRATION_MAX_STEP, guess))
 
     def _warm(self, st: OpState) -> None:
         per_slice = 1 if st.long else self.timing.warmup_slice_samples
@@ -351,7 +364,9 @@ class Block:
         # a compilation that finished in the last window (the JVM reports them) may have
         # replaced code: not yet; a backlog from the cells before is waited for only so long
         w = t.warmup_window
-        compiling = any(st.warm_compiling[-w:]) and st.warm_ns < 3 * t.jit_warmup_min_ns
+        compiling = (
+            any(st.warm_compiling[-w:]) and st.warm_ns < COMPILE_BACKLOG * t.jit_warmup_min_ns
+        )
         return counted and not compiling
 
     def _measure(self, st: OpState) -> None:
@@ -394,13 +409,13 @@ class Block:
         per_op = min(st.samples["wall_ns"] or [0]) / st.iterations
         if not t.peak_alloc or st.cell.process != 0 or per_op > t.peak_alloc_max_ns:
             return None
-        command = {"cmd": "peak_alloc", "cell": st.cell.id, "operation": st.op}
         try:
-            reply = self._session(st.cell.slot).call(command)
+            return self._client(st.cell.slot).peak_alloc(st.cell.id, st.op)["bytes"]
         except SessionFault as fault:
             self._fault(st.cell, fault)
-            return None
-        return reply.get("bytes") if reply["event"] == "peak_alloc" else None
+        except CommandError:
+            pass  # a runtime that cannot tell: no figure
+        return None
 
     def _done(self, st: OpState) -> None:
         self.states.remove(st)
@@ -425,9 +440,11 @@ class Block:
 
     def _release(self, cell: Cell) -> None:
         try:
-            self._session(cell.slot).call({"cmd": "release", "cell": cell.id})
+            self._client(cell.slot).release(cell.id)
         except SessionFault:
             self._restart(cell.slot)  # every result of the cell is saved already
+        except CommandError:
+            pass  # every result of the cell is saved already
 
     def _warm_in_parallel(self) -> None:
         """Calibration and warm-up of every operation, one thread per process, before any
@@ -455,12 +472,8 @@ class Block:
         for t in threads:
             t.join()
         for stop in stopped:
-            if stop.st not in self.states:
-                continue
-            if isinstance(stop.cause, SessionFault):
-                self._fault(stop.st.cell, stop.cause)
-            else:
-                self._fail_cell(stop.st.cell, stop.cause["code"], stop.cause["message"])
+            if stop.st in self.states:
+                self._stop(stop.st.cell, stop.cause)
 
     # --- the block -----------------------------------------------------------------------
 
@@ -471,8 +484,8 @@ class Block:
                 got = replies.get(cell)
                 if got is None:  # its runner faulted earlier in the parallel phase
                     common = self._prepare(cell)
-                elif isinstance(got, SessionFault):
-                    self._fault(cell, got)
+                elif isinstance(got, SessionFault | CommandError):
+                    self._stop(cell, got)
                     common = None
                 else:
                     common = self._accept(cell, got)
@@ -506,3 +519,41 @@ class Block:
         finally:
             for session in self.sessions.values():
                 session.close()
+
+
+def time_cell(
+    spec: RunnerSpec,
+    serializer: str,
+    dataset: str,
+    data: str,
+    operation: str,
+    timing: Timing | None = None,
+    neighbours: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The stored result of one operation of one cell, measured by the orchestrator's own
+    schedule in one fresh runner process (for comparison scripts and tests); ``timing``
+    defaults to the standard profile. ``neighbours``: more of the runner's serializers
+    measured in the same process, interleaved, as a run measures a dataset's cells (a JIT's
+    code for one cell can depend on what else ran)."""
+    results: dict[str, dict[str, Any]] = {}  # serializer -> its result
+    names = [serializer, *(n for n in neighbours if n != serializer)]
+
+    def save(key: CellKey, result: dict[str, Any]) -> None:
+        results[key.serializer] = result
+
+    Block(
+        [Cell(spec.name, name, dataset, 0) for name in names],
+        [operation],
+        {spec.name: spec},
+        {dataset: Dataset(name=dataset, kind="builtin", data=data)},
+        timing or STANDARD,
+        TIME_CELL_TIMEOUT_S,
+        save,
+        lambda _description, _n: None,
+        random.Random(0),
+        time.monotonic_ns(),
+    ).run()
+    found = results.get(serializer, {})
+    if found.get("status") != "ok":
+        raise RuntimeError(f"{spec.name}/{serializer} {dataset} {operation} failed: {found}")
+    return found

@@ -13,7 +13,9 @@ import threading
 from typing import IO, Any
 
 from serbench import protocol
+from serbench.client import CommandError, RunnerClient
 from serbench.runners import RunnerSpec
+from serbench.timing import QUIT_TIMEOUT_S
 
 Reply = dict[str, Any]
 
@@ -123,9 +125,9 @@ class RunnerSession:
     def close(self) -> None:
         if self.proc.poll() is None:
             try:
-                self.call({"cmd": "quit"}, timeout=10)
-                self.proc.wait(timeout=10)
-            except (SessionFault, subprocess.TimeoutExpired):
+                RunnerClient(self).quit(QUIT_TIMEOUT_S)
+                self.proc.wait(timeout=QUIT_TIMEOUT_S)
+            except (SessionFault, CommandError, subprocess.TimeoutExpired):
                 pass
         self.kill()
         self._stderr.close()

@@ -1,10 +1,11 @@
-"""Timing parameters, defined once: the orchestrator sends runners only `sample` commands built
-from these (docs/method.md says why each value is what it is)."""
+"""Timing parameters, defined once: the profiles the orchestrator builds its `sample`
+commands from (docs/method.md says why each value is what it is), and every timeout, probe
+length and time reserve of the orchestrator's other commands."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 # How a runtime compiles code while it runs (runner.json "jit"):
 # - "tiered": interpreted or baseline code first, an optimising tier later, by counts and in
@@ -124,3 +125,65 @@ def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) ->
         confirm_slices=1,
         warmup_max_ns=STANDARD.warmup_max_ns if warmup_max_ns is None else warmup_max_ns,
     )
+
+
+# --- the schedule (schedule.Block) ---------------------------------------------------------
+# a sample over this many min_sample_ns: the operation is long, and a slice is one sample
+LONG_SAMPLE: Final = 10
+# fast-mode slices that confirm a long operation whose measuring budget ran out
+LONG_CONFIRM: Final = 2
+# a first measured sample under this share of min_sample_ns: the batch grows before it counts
+RECALIBRATE: Final = 0.75
+# calibration aims this far past min_sample_ns (the next sample may run faster) ...
+CALIBRATION_OVERSHOOT: Final = 1.2
+# ... growing the batch at most this many times per probe (a first call can be slow)
+CALIBRATION_MAX_STEP: Final = 16
+# a batch never exceeds this many iterations (an operation the runtime optimised away)
+MAX_ITERATIONS: Final = 1 << 30
+# a tiered JIT's compile backlog from the cells before is waited for up to this many
+# jit_warmup_min_ns of warm-up, then taken for the cell's own steady code
+COMPILE_BACKLOG: Final = 3
+
+# --- a run (orchestrate) -------------------------------------------------------------------
+# seconds one runner command may take before its process is killed: a full-scale cell's
+# check and its slowest batch fit in the standard value, a quick cell's in the quick one
+CELL_TIMEOUT_S: Final[dict[str, float]] = {"quick": 120.0, "standard": 600.0, "full": 600.0}
+# share of a --budget kept for tie-break processes while the rounds run
+TIEBREAK_RESERVE: Final = 0.15
+# --precision may take this many times the profile's slices and measuring time
+PRECISION_CAP: Final = 4
+# seconds of the noise probe at the start of a run (its slow share seeds schedule.SlowShare)
+RUN_NOISE_PROBE_S: Final = 2.0
+
+# --- other runner commands -----------------------------------------------------------------
+# `describe`: a cold JVM or .NET start that loads every library
+DESCRIBE_TIMEOUT_S: Final = 120.0
+# `quit`: a runner that has not answered and exited within this is killed
+QUIT_TIMEOUT_S: Final = 10.0
+# schedule.time_cell's one command (comparison scripts time full-scale cells)
+TIME_CELL_TIMEOUT_S: Final = 1800.0
+# crosscheck's `prepare` with a dump or a decode_from: a full-scale dataset's check
+CROSSCHECK_TIMEOUT_S: Final = 300.0
+# `transport`: each side's start and each of its events
+TRANSPORT_TIMEOUT_S: Final = 120.0
+# ... after the sender failed, how long the receiver may take to say why
+TRANSPORT_RECEIVER_GRACE_S: Final = 5.0
+# untimed frames before the timed ones, and timed frames by default (the seed timed 5)
+TRANSPORT_WARMUP: Final = 2
+TRANSPORT_REPETITIONS: Final = 20
+
+# --- `serbench noise` (noise) --------------------------------------------------------------
+NOISE_PROBE_S: Final = 15.0  # long enough to see several fast and slow phases
+NOISE_SAMPLE_NS: Final = 10_000_000  # one probe sample: as long as a slice's sample
+NOISE_SESSION_TIMEOUT_S: Final = 120.0  # a runner's start and its quick dataset's prepare
+# the cost of one `sample`: the best of this many commands of this many samples of a noop
+SAMPLE_COST_COMMANDS: Final = 20
+SAMPLE_COST_SAMPLES: Final = 50
+
+# --- --measure instructions (instructions) --------------------------------------------------
+VALGRIND_SLOWDOWN: Final = 5  # a command may take this many cell timeouts under callgrind
+VGDB_WAIT_S: Final = 30  # vgdb waits this long for callgrind to answer a monitor command
+VGDB_TIMEOUT_S: Final = 60.0  # ... and is killed past this
+
+# --- the environment record (environment) -------------------------------------------------
+GIT_TIMEOUT_S: Final = 10.0  # a git query for the commit and the dirty flag

@@ -12,12 +12,15 @@ import queue
 import subprocess
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from serbench import PROTOCOL_VERSION, orchestrate
+from serbench import environment, orchestrate, runners
+from serbench.client import TransportRequest, transport_request
 from serbench.runners import RunnerSpec
+from serbench.store import Store
+from serbench.timing import TRANSPORT_RECEIVER_GRACE_S, TRANSPORT_TIMEOUT_S, TRANSPORT_WARMUP
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,21 @@ class NotApplicable(TransportError):
     """A side's serializer cannot carry the dataset: not applicable, not a failure."""
 
 
-def _start(spec: RunnerSpec, request: dict[str, Any]) -> tuple[subprocess.Popen[str], queue.Queue]:
+class BadPair(ValueError):
+    """A --pair that is not runner/serializer, or names a runner without transport."""
+
+
+@dataclass(frozen=True)
+class Transfer:
+    sender: Side
+    receiver: Side
+    result: dict[str, Any] | None  # both sides' raw timings (transfer)
+    error: TransportError | None = None
+
+
+def _start(
+    spec: RunnerSpec, request: TransportRequest
+) -> tuple[subprocess.Popen[str], queue.Queue]:
     proc = subprocess.Popen(
         [*spec.command, "transport"],
         cwd=spec.directory,
@@ -91,36 +108,26 @@ def transfer(
     dataset: str,
     scale: str,
     repetitions: int,
-    warmup: int = 2,
-    timeout: float = 120,
+    warmup: int = TRANSPORT_WARMUP,
+    timeout: float = TRANSPORT_TIMEOUT_S,
 ) -> dict[str, Any]:
     """Send the dataset's message `repetitions` times; both sides' raw timings."""
     wire = orchestrate.on_the_wire(orchestrate.descriptor(dataset, scale))
-    base = {
-        "protocol": PROTOCOL_VERSION,
-        "dataset": wire,
-        "repetitions": repetitions,
-        "warmup": warmup,
-        "host": "127.0.0.1",
-        "timeout": timeout,
-    }
-    rx, rx_lines = _start(
-        specs[receiver.runner],
-        {**base, "role": "receive", "serializer": receiver.serializer, "port": 0},
-    )
+
+    def request(role: Literal["send", "receive"], side: Side, port: int) -> TransportRequest:
+        return transport_request(role, side.serializer, wire, port, repetitions, warmup, timeout)
+
+    rx, rx_lines = _start(specs[receiver.runner], request("receive", receiver, 0))
     procs = [rx]
     try:
         listening = _next(rx_lines, timeout, f"receiver {receiver}")
-        tx, tx_lines = _start(
-            specs[sender.runner],
-            {**base, "role": "send", "serializer": sender.serializer, "port": listening["port"]},
-        )
+        tx, tx_lines = _start(specs[sender.runner], request("send", sender, listening["port"]))
         procs.append(tx)
         try:
             sent = _next(tx_lines, timeout, f"sender {sender}")
         except TransportError:
             # The sender sees a closed socket; the receiver knows why (a decode failure, say).
-            _next(rx_lines, 5, f"receiver {receiver}")
+            _next(rx_lines, TRANSPORT_RECEIVER_GRACE_S, f"receiver {receiver}")
             raise
         received = _next(rx_lines, timeout, f"receiver {receiver}")
     finally:
@@ -129,6 +136,55 @@ def transfer(
                 p.kill()
             p.wait()
     return {"send": sent, "receive": received}
+
+
+def pairs(texts: list[str], dataset: str, describes: dict[str, Any]) -> list[tuple[Side, Side]]:
+    """SENDER:RECEIVER pairs as given, or every serializer of every runner with the transport
+    capability that carries the dataset, to itself."""
+    capable = {n: d for n, d in describes.items() if "transport" in d.get("capabilities", [])}
+    out = []
+    try:
+        for text in texts:
+            left, _, right = text.partition(":")
+            out.append((Side.parse(left), Side.parse(right or left)))
+    except ValueError as exc:
+        raise BadPair(str(exc)) from None
+    if not texts:
+        for name, d in capable.items():
+            for s in d["serializers"]:
+                entry = orchestrate.applicability(d, s, dataset)
+                if "baseline" not in s["labels"] and entry.get("applicable"):
+                    out.append((Side(name, s["name"]), Side(name, s["name"])))
+    for side in (side for pair in out for side in pair):
+        if side.runner not in capable:
+            raise BadPair(
+                f"runner {side.runner!r} cannot do transport; capable: {', '.join(capable)}"
+            )
+    return out
+
+
+def run(
+    store: Store, dataset: str, texts: list[str], scale: str, repetitions: int
+) -> list[Transfer]:
+    """`serbench transport`: every pair's transfer, stored as one run of kind transport."""
+    orchestrate.check_datasets([dataset])
+    specs = runners.discover()
+    describes, _ = runners.describe_all(specs)
+    chosen = pairs(texts, dataset, describes)
+    config = {"kind": "transport", "dataset": dataset, "scale": scale, "repetitions": repetitions}
+    run_id = store.new_run(config, environment.collect())
+    out = []
+    for sender, receiver in chosen:
+        try:
+            result = transfer(sender, receiver, specs, dataset, scale, repetitions)
+        except TransportError as exc:
+            store.save_transfer(run_id, str(sender), str(receiver), dataset, None, str(exc))
+            out.append(Transfer(sender, receiver, None, exc))
+            continue
+        store.save_transfer(run_id, str(sender), str(receiver), dataset, result)
+        out.append(Transfer(sender, receiver, result))
+    store.finish_run(run_id)
+    return out
 
 
 def summary(result: dict[str, Any]) -> dict[str, float]:

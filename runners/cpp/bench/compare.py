@@ -24,7 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from serbench import datasets, runners
+from serbench import datasets, runners, schedule
 from serbench.stats import fast_mode_median
 from serbench.timing import one_slice
 
@@ -77,7 +77,7 @@ def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[t
     timing = one_slice(int(sample_s * 1e9), samples)
     got: dict[tuple, list[float]] = {}
     for s, d, o in CELLS:
-        t = runners.time_cell(spec, s, d, paths[d], o, timing)["timing"]
+        t = schedule.time_cell(spec, s, d, paths[d], o, timing)["timing"]
         got[(s, d, o, "wall")] = [w / t["iterations"] for w in t["wall_ns"]]
         if t.get("cpu_ns"):
             got[(s, d, o, "cpu")] = [c / t["iterations"] for c in t["cpu_ns"]]

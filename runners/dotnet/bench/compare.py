@@ -8,7 +8,7 @@ the same cell (same Workload, codec and sink) but has its own schedule: iteratio
 until a batch takes --sample-ms, --warmup-samples batches of warm-up, then --samples batches.
 
 The two tools run ALTERNATELY in one session: per round and cell, the Stopwatch process and
-then serbench (serbench.runners.time_cell: the orchestrator's calibration and steady-state
+then serbench (serbench.schedule.time_cell: the orchestrator's calibration and steady-state
 warm-up, then one slice of samples in a fresh runner process), the order swapped in even
 rounds. The SAME estimators are computed from both tools' raw per-operation values (minimum,
 median, and serbench's headline fast-mode median) and printed as serbench/Stopwatch ratios,
@@ -29,7 +29,7 @@ import os
 import statistics
 import subprocess
 
-from serbench import datasets, runners  # run with the repo's .venv python
+from serbench import datasets, runners, schedule  # run with the repo's .venv python
 from serbench.stats import fast_mode_median
 from serbench.timing import one_slice
 
@@ -66,7 +66,7 @@ def run_serbench(ser: str, ds: str, path: str, a) -> dict[str, dict[str, list[fl
     timing = one_slice(ns, a.samples, a.warmup_samples * ns)
     out = {}
     for op in OPS:
-        t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
+        t = schedule.time_cell(spec, ser, ds, path, op, timing)["timing"]
         n = t["iterations"]
         out[op] = {"wall": [w / n for w in t["wall_ns"]], "cpu": [c / n for c in t["cpu_ns"]]}
     return out

@@ -1,6 +1,6 @@
 """serbench's Go runner against testing.B on the same cells, alternately in one session.
 
-serbench side: serbench.runners.time_cell, i.e. the orchestrator's own schedule
+serbench side: serbench.schedule.time_cell, i.e. the orchestrator's own schedule
 (calibration to --sample-ms, steady-state warm-up, then one slice of --samples samples) in a
 fresh `bin/serbench-go serve` process. testing.B side: BenchmarkCell of internal/libs (the
 very same Cell operation) with `-test.benchtime=<serbench's iterations>x
@@ -29,7 +29,7 @@ import os
 import statistics
 import subprocess
 
-from serbench import datasets, runners  # run with the repo's .venv python
+from serbench import datasets, runners, schedule  # run with the repo's .venv python
 from serbench.stats import fast_mode_median
 from serbench.timing import one_slice
 
@@ -89,7 +89,7 @@ def testing_b(
 
 def serbench(spec, cell: tuple, path: str, timing) -> tuple[int, list[Sample]]:
     ser, ds, op = cell
-    t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
+    t = schedule.time_cell(spec, ser, ds, path, op, timing)["timing"]
     n = t["iterations"]
     rows = zip(
         t["wall_ns"], t["cpu_ns"], t["alloc_bytes"], t["alloc_count"], t["gc_count"], strict=True

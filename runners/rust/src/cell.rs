@@ -131,17 +131,38 @@ pub trait Item: Diff + Clone + Sized + 'static {
     fn read(path: &str, types: Option<&str>) -> Res<DatasetFile<Self>>;
 }
 
-macro_rules! builtin_items {
-    ($($t:ty),*) => {$(
-        impl Item for $t {
-            fn read(path: &str, _types: Option<&str>) -> Res<DatasetFile<Self>> {
-                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-                serde_json::from_slice(&bytes).map_err(|e| format!("{path}: {e}"))
-            }
-        }
-    )*};
+fn read_file(path: &str) -> Res<Vec<u8>> {
+    std::fs::read(path).map_err(|e| format!("{path}: {e}"))
 }
-builtin_items!(Users, Test1, Test2, Test3, Test4, Dict, ClickMap, Logs);
+
+/// A canonical file whose items serde reads as they are (the generated model's types
+/// match the canonical JSON: enums as ordinals, timestamps as numbers).
+pub fn read_serde<T: serde::de::DeserializeOwned>(path: &str) -> Res<DatasetFile<T>> {
+    serde_json::from_slice(&read_file(path)?).map_err(|e| format!("{path}: {e}"))
+}
+
+/// A canonical file whose items need the conversion (floats, bytes, `any`).
+pub fn read_json<T: FromJson>(path: &str) -> Res<DatasetFile<T>> {
+    #[derive(serde::Deserialize)]
+    struct Raw {
+        framing: String,
+        count: usize,
+        items: Vec<serde_json::Value>,
+    }
+    let raw: Raw = serde_json::from_slice(&read_file(path)?).map_err(|e| format!("{path}: {e}"))?;
+    let items = raw
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, j)| T::from_json(j, &format!("$[{i}]")))
+        .collect::<Res<_>>()
+        .map_err(|e| format!("{path}: {e}"))?;
+    Ok(DatasetFile {
+        framing: raw.framing,
+        count: raw.count,
+        items,
+    })
+}
 
 impl Item for V {
     fn read(path: &str, types: Option<&str>) -> Res<DatasetFile<Self>> {

@@ -7,6 +7,8 @@ pub mod cell;
 pub mod compress;
 pub mod footprint;
 pub mod generated;
+#[macro_use]
+pub mod model;
 pub mod registry;
 pub mod serializers;
 pub mod serve;

@@ -2,8 +2,9 @@
 
 use crate::build_info::crate_version;
 use crate::cell::CellOps;
+use crate::model::Ds;
 use crate::serializers::*;
-use crate::types::{Ds, Res};
+use crate::types::Res;
 
 pub struct Entry {
     pub name: &'static str,
@@ -11,22 +12,28 @@ pub struct Entry {
     /// The crate (`None` for the runner's own code).
     pub library: &'static str,
     pub labels: &'static [&'static str],
-    /// A fresh, unprepared cell of this serializer on a dataset, or why it cannot
-    /// represent it.
+    /// A fresh, unprepared cell of this serializer on a dataset of the generated model,
+    /// or why it cannot represent it.
     pub make: fn(Ds) -> Res<Box<dyn CellOps>>,
-    /// A fresh cell on a user dataset (the generic value tree), or why not.
+    /// Whether `make` takes user datasets (through their generated model, once built for
+    /// the dataset's types).
+    pub typed: bool,
+    /// A fresh cell on a user dataset through the generic value tree, or why not.
     pub user: Result<fn() -> Box<dyn CellOps>, &'static str>,
 }
 
-pub const NOT_SELF_DESCRIBING: &str = "not self-describing: it decodes only into Rust types known at \
-     compile time, and user datasets have no generated Rust types (use a schemaless format)";
-pub const BORROWED_ROW: &str = "borrowed rows decode into the built-in datasets' borrowed types; on \
-     user datasets use the owned row (the generic value tree owns its strings)";
+pub const TYPED_ROW: &str = "a typed row: user datasets run through their generated model";
+
 pub const NO_USER_SCHEMA: &str = "serbench does not generate this schema kind for user datasets";
 pub const CAPNP_NO_RUNTIME_SCHEMA: &str = "capnproto: the Rust capnp crate cannot load a schema at \
      run time (its reflection API needs schemas compiled into the program, capnproto-rust issue \
      #543), so it cannot read the user dataset's .capnp; use cpp/capnproto-dynamic (capnp \
      SchemaParser + DynamicStruct)";
+
+/// `make` of a row that runs on user datasets only.
+pub fn user_only(_: Ds) -> Res<Box<dyn CellOps>> {
+    Err("user datasets only: the built-in datasets run on the typed row of the same library".into())
+}
 
 impl Entry {
     pub fn version(&self) -> &'static str {

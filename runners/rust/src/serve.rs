@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use crate::alloc;
 use crate::build_info;
 use crate::cell::{CellOps, Op, PrepareError, Source};
+use crate::model::{BUILTIN, builtin};
 use crate::registry::{Entry, registry};
-use crate::types::{BUILTIN, builtin};
 
 pub fn describe() -> Value {
     let serializers: Vec<Value> = registry()
@@ -36,6 +36,7 @@ pub fn describe() -> Value {
                 "footprint_bytes": crate::footprint::footprint_bytes(e.library),
                 "datasets": datasets,
                 "user_datasets": match e.user {
+                    _ if e.typed => json!({"applicable": true}),
                     Ok(_) => json!({"applicable": true}),
                     Err(r) => json!({"applicable": false, "reason": r}),
                 },
@@ -170,7 +171,11 @@ impl Server {
                 &format!("no serializer {ser:?}; valid: {}", names.join(", ")),
             );
         };
-        let made = if kind == "user" {
+        let made = if kind == "user" && entry.typed {
+            crate::model::user(name, types)
+                .map_err(|r| format!("{ser}: {r}"))
+                .and_then(entry.make)
+        } else if kind == "user" {
             entry.user.map(|f| f()).map_err(|r| format!("{ser}: {r}"))
         } else {
             let Some(ds) = builtin(name) else {

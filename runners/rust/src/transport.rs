@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::cell::{CellOps, Source};
+use crate::model::builtin;
 use crate::registry::registry;
-use crate::types::builtin;
 
 fn emit(v: Value) {
     println!("{v}");

@@ -1,15 +1,30 @@
-//! Native types of the built-in datasets, the deep comparison that names the first
-//! difference, and the hand-written field-by-field format (shared by `handwritten` and
-//! the `memcpy` floor: little-endian fixed-width integers, u32 length + bytes for
-//! strings, u32 count for lists and maps, enums as i32, bools as one byte).
+//! What the generated model (`crate::model`) is built from, for every type a types.json
+//! can name: the deep comparison that names the first difference, the borrowed mirrors,
+//! the conversion from the canonical JSON, and the hand-written field-by-field format
+//! (shared by `handwritten` and the `memcpy` floor: little-endian fixed-width integers
+//! and floats, u32 length + bytes for strings, u32 count for lists and maps, enums as
+//! i32, bools and option tags as one byte). The records and enums themselves are
+//! generated; the names below are the built-in ones the schema-compiled libraries'
+//! hand-written conversions use.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, DefaultHasher};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_repr::{Deserialize_repr, Serialize_repr};
+use serde_json::Value as J;
+
+pub use crate::model::android_users::*;
+pub use crate::model::click_maps::*;
+pub use crate::model::log_records::*;
+pub use crate::model::pb_vs_msgpack::*;
+pub use crate::model::{BUILTIN, Ds, builtin};
+
+pub type Users = Vec<SampleData>;
+pub type Dict = Map<String>;
+pub type Logs = Vec<TestClass>;
 
 /// A string-keyed hash map with a fixed hasher, so encodings are identical in every run.
 pub type Map<V> = HashMap<String, V, BuildHasherDefault<DefaultHasher>>;
@@ -32,7 +47,7 @@ macro_rules! diff_scalar {
         }
     )*};
 }
-diff_scalar!(i32, u32, i64, u64, bool, Gender);
+diff_scalar!(i32, u32, i64, u64, u8, bool, Null);
 
 impl Diff for String {
     fn diff(&self, other: &Self, path: &str) -> Option<String> {
@@ -110,7 +125,7 @@ macro_rules! hw_int {
         }
     )*};
 }
-hw_int!(i32, u32, i64, u64);
+hw_int!(i32, u32, i64, u64, u8, f32, f64);
 
 impl Hw for bool {
     #[inline]
@@ -120,15 +135,6 @@ impl Hw for bool {
     #[inline]
     fn hw_read(r: &mut &[u8]) -> Res<Self> {
         Ok(hw_take(r, 1)?[0] != 0)
-    }
-}
-
-impl Hw for Gender {
-    fn hw_write(&self, out: &mut Vec<u8>) {
-        (*self as i32).hw_write(out);
-    }
-    fn hw_read(r: &mut &[u8]) -> Res<Self> {
-        Gender::from_ordinal(i32::hw_read(r)? as i64)
     }
 }
 
@@ -182,56 +188,40 @@ impl<V: Hw> Hw for Map<V> {
     }
 }
 
-/// Declares a native record with every derive the libraries use, its field names in
-/// the canonical file, the deep comparison and the hand-written format.
-macro_rules! native {
-    ($name:ident { $($field:ident $json:literal : $ty:ty),* $(,)? }) => {
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, bincode::Encode,
-            bincode::Decode, borsh::BorshSerialize, borsh::BorshDeserialize,
-            speedy::Readable, speedy::Writable, bitcode::Encode, bitcode::Decode,
-            rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
-        pub struct $name {
-            $(#[serde(rename = $json)] pub $field: $ty,)*
-        }
-        impl Diff for $name {
-            fn diff(&self, other: &Self, path: &str) -> Option<String> {
-                None $(.or_else(|| self.$field.diff(&other.$field, &format!("{path}.{}", $json))))*
+impl<T: Hw> Hw for Option<T> {
+    fn hw_write(&self, out: &mut Vec<u8>) {
+        match self {
+            None => out.push(0),
+            Some(x) => {
+                out.push(1);
+                x.hw_write(out);
             }
         }
-        impl crate::serializers::apache_avro_rs::Avro for $name {
-            fn to_avro(&self) -> apache_avro::types::Value {
-                crate::serializers::apache_avro_rs::record(vec![$(($json, self.$field.to_avro()),)*])
-            }
-            fn from_avro(v: apache_avro::types::Value) -> Res<Self> {
-                let mut _f = crate::serializers::apache_avro_rs::fields(v, [$($json),*].len())?;
-                Ok(Self { $($field: <$ty>::from_avro(_f.next().unwrap().1)?,)* })
-            }
-        }
-        impl crate::serializers::rkyv_rs::Touch for $name {
-            #[inline]
-            fn touch(a: &rkyv::Archived<Self>) -> u64 {
-                0u64 $(.wrapping_add(<$ty as crate::serializers::rkyv_rs::Touch>::touch(&a.$field)))*
-            }
-        }
-        impl Hw for $name {
-            fn hw_write(&self, out: &mut Vec<u8>) {
-                $(self.$field.hw_write(out);)*
-            }
-            fn hw_read(r: &mut &[u8]) -> Res<Self> {
-                Ok(Self { $($field: <$ty>::hw_read(r)?,)* })
-            }
-        }
-    };
+    }
+    fn hw_read(r: &mut &[u8]) -> Res<Self> {
+        Ok(match hw_take(r, 1)?[0] {
+            0 => None,
+            _ => Some(T::hw_read(r)?),
+        })
+    }
 }
 
+impl Hw for Null {
+    fn hw_write(&self, _out: &mut Vec<u8>) {}
+    fn hw_read(_r: &mut &[u8]) -> Res<Self> {
+        Ok(Null)
+    }
+}
+
+/// The `null` type: JSON null, a unit everywhere else.
 #[derive(
     Debug,
     Clone,
     Copy,
     PartialEq,
     Eq,
-    Serialize_repr,
-    Deserialize_repr,
+    Serialize,
+    Deserialize,
     bincode::Encode,
     bincode::Decode,
     borsh::BorshSerialize,
@@ -244,69 +234,48 @@ macro_rules! native {
     rkyv::Serialize,
     rkyv::Deserialize,
 )]
-#[repr(u8)]
-#[borsh(use_discriminant = true)]
-#[speedy(tag_type = u8)]
-pub enum Gender {
-    Female = 0,
-    Male = 1,
-}
+pub struct Null;
 
-impl Gender {
-    pub fn from_ordinal(n: i64) -> Res<Self> {
-        match n {
-            0 => Ok(Gender::Female),
-            1 => Ok(Gender::Male),
-            _ => Err(format!("no Gender with ordinal {n}")),
+macro_rules! diff_float {
+    ($($t:ty),*) => {$(
+        /// NaN equals NaN; -0.0 differs from 0.0.
+        impl Diff for $t {
+            fn diff(&self, other: &Self, path: &str) -> Option<String> {
+                let same = self.to_bits() == other.to_bits() || self.is_nan() && other.is_nan();
+                (!same).then(|| format!("{path}: {self:?} != {other:?}"))
+            }
+        }
+    )*};
+}
+diff_float!(f32, f64);
+
+impl<T: Diff> Diff for Option<T> {
+    fn diff(&self, other: &Self, path: &str) -> Option<String> {
+        match (self, other) {
+            (Some(a), Some(b)) => a.diff(b, path),
+            (None, None) => None,
+            (Some(_), None) => Some(format!("{path}: value != null")),
+            (None, Some(_)) => Some(format!("{path}: null != value")),
         }
     }
 }
 
-native!(SampleData { id "id": i64, name "name": String, age "age": i32, gender "gender": Gender, is_megane "isMegane": bool });
-native!(Test1 { a "a": u32, b "b": u32 });
-native!(Test2 { a "a": i32, b "b": i32 });
-native!(Test3 { s "s": String });
-native!(Test4 { t1 "t1": Test1, t2 "t2": Test2, t3 "t3": Test3 });
-native!(Viewport { width "width": i32, height "height": i32 });
-native!(Click { x "x": i32, y "y": i32, count "count": i32, last_click "lastClick": i64, selector "selector": String });
-native!(ClickMap { url "url": String, day "day": String, viewport "viewport": Viewport, clicks "clicks": Map<Click> });
-native!(Pair { key "key": String, value "value": String });
-native!(TestClass { my_property1 "MyProperty1": String, my_property2 "MyProperty2": i32, my_property3 "MyProperty3": i64, my_property4 "MyProperty4": bool, my_property5 "MyProperty5": Vec<Pair> });
-
-pub type Users = Vec<SampleData>;
-pub type Dict = Map<String>;
-pub type Logs = Vec<TestClass>;
-
-/// The built-in datasets, by message type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ds {
-    Users,
-    Test1,
-    Test2,
-    Test3,
-    Test4,
-    Dict,
-    Clicks,
-    Logs,
-}
-
-pub const BUILTIN: [(&str, Ds); 8] = [
-    ("android-users", Ds::Users),
-    ("pb-vs-msgpack-test1", Ds::Test1),
-    ("pb-vs-msgpack-test2", Ds::Test2),
-    ("pb-vs-msgpack-test3", Ds::Test3),
-    ("pb-vs-msgpack-test4", Ds::Test4),
-    ("one-mb-dict", Ds::Dict),
-    ("click-maps", Ds::Clicks),
-    ("log-records", Ds::Logs),
-];
-
-pub fn builtin(name: &str) -> Option<Ds> {
-    BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, d)| *d)
+/// A field or map entry's path: `$.name`, or `$["odd key"]`.
+pub fn child(path: &str, key: &str) -> String {
+    let ident = key
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ident {
+        format!("{path}.{key}")
+    } else {
+        format!("{path}[{key:?}]")
+    }
 }
 
 /// Types whose strings can be borrowed from the input (serde `borrow`): the decoded
-/// `Ref` value owns nothing but its containers.
+/// `Ref` value owns nothing but its containers. Records' mirrors are generated.
 pub trait Borrowable: Sized {
     type Ref<'a>: Deserialize<'a>;
     fn to_native(r: Self::Ref<'_>) -> Self;
@@ -320,164 +289,139 @@ macro_rules! same_ref {
         }
     )*};
 }
-same_ref!(Test1, Test2);
+same_ref!(i32, u32, i64, u64, u8, f32, f64, bool, Null);
 
-#[derive(Deserialize)]
-pub struct SampleDataRef<'a> {
-    id: i64,
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    age: i32,
-    gender: Gender,
-    #[serde(rename = "isMegane")]
-    is_megane: bool,
+impl Borrowable for String {
+    type Ref<'a> = Cow<'a, str>;
+    fn to_native(r: Self::Ref<'_>) -> Self {
+        r.into_owned()
+    }
 }
 
-impl Borrowable for Users {
-    type Ref<'a> = Vec<SampleDataRef<'a>>;
+impl<T: Borrowable> Borrowable for Vec<T> {
+    type Ref<'a> = Vec<T::Ref<'a>>;
+    fn to_native(r: Self::Ref<'_>) -> Self {
+        r.into_iter().map(T::to_native).collect()
+    }
+}
+
+impl<T: Borrowable> Borrowable for Option<T> {
+    type Ref<'a> = Option<T::Ref<'a>>;
+    fn to_native(r: Self::Ref<'_>) -> Self {
+        r.map(T::to_native)
+    }
+}
+
+impl<T: Borrowable> Borrowable for Map<T> {
+    type Ref<'a> = RefMap<'a, T::Ref<'a>>;
     fn to_native(r: Self::Ref<'_>) -> Self {
         r.into_iter()
-            .map(|x| SampleData {
-                id: x.id,
-                name: x.name.into_owned(),
-                age: x.age,
-                gender: x.gender,
-                is_megane: x.is_megane,
-            })
+            .map(|(k, v)| (k.into_owned(), T::to_native(v)))
             .collect()
     }
 }
 
-#[derive(Deserialize)]
-pub struct Test3Ref<'a> {
-    #[serde(borrow)]
-    pub s: Cow<'a, str>,
+/// A dataset's message type, as every library sees it.
+pub trait Message:
+    crate::cell::Item + Serialize + DeserializeOwned + Borrowable + std::fmt::Debug
+{
+    /// The top-level value is a record or a map (BSON wraps anything else).
+    const DOCUMENT: bool;
 }
 
-impl Borrowable for Test3 {
-    type Ref<'a> = Test3Ref<'a>;
-    fn to_native(r: Self::Ref<'_>) -> Self {
-        Test3 {
-            s: r.s.into_owned(),
+/// A value of the canonical file (datasets/README.md, protocol section 7) in its
+/// declared type, where serde alone cannot read it (floats, bytes, `any`).
+pub trait FromJson: Sized {
+    fn from_json(j: &J, path: &str) -> Res<Self>;
+}
+
+fn bad<T>(j: &J, what: &str, path: &str) -> Res<T> {
+    Err(format!("{path}: {j} is not {what}"))
+}
+
+pub fn object<'a>(j: &'a J, path: &str) -> Res<&'a serde_json::Map<String, J>> {
+    j.as_object().map_or_else(|| bad(j, "an object", path), Ok)
+}
+
+macro_rules! json_int {
+    ($($t:ty),*) => {$(
+        impl FromJson for $t {
+            fn from_json(j: &J, path: &str) -> Res<Self> {
+                let n = j.as_i64().map(i128::from).or_else(|| j.as_u64().map(i128::from));
+                match n.and_then(|n| <$t>::try_from(n).ok()) {
+                    Some(n) => Ok(n),
+                    None => bad(j, stringify!($t), path),
+                }
+            }
         }
+    )*};
+}
+json_int!(i32, u32, i64, u64);
+
+macro_rules! json_float {
+    ($($t:ty),*) => {$(
+        impl FromJson for $t {
+            fn from_json(j: &J, path: &str) -> Res<Self> {
+                Ok(crate::user::float(j, path)? as $t)
+            }
+        }
+    )*};
+}
+json_float!(f32, f64);
+
+impl FromJson for bool {
+    fn from_json(j: &J, path: &str) -> Res<Self> {
+        j.as_bool().map_or_else(|| bad(j, "a bool", path), Ok)
     }
 }
 
-#[derive(Deserialize)]
-pub struct Test4Ref<'a> {
-    t1: Test1,
-    t2: Test2,
-    #[serde(borrow)]
-    t3: Test3Ref<'a>,
-}
-
-impl Borrowable for Test4 {
-    type Ref<'a> = Test4Ref<'a>;
-    fn to_native(r: Self::Ref<'_>) -> Self {
-        Test4 {
-            t1: r.t1,
-            t2: r.t2,
-            t3: Test3::to_native(r.t3),
-        }
+impl FromJson for String {
+    fn from_json(j: &J, path: &str) -> Res<Self> {
+        j.as_str()
+            .map_or_else(|| bad(j, "a string", path), |s| Ok(s.to_string()))
     }
 }
 
-impl Borrowable for Dict {
-    type Ref<'a> = RefMap<'a, Cow<'a, str>>;
-    fn to_native(r: Self::Ref<'_>) -> Self {
-        r.into_iter()
-            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+impl FromJson for Null {
+    fn from_json(_j: &J, _path: &str) -> Res<Self> {
+        Ok(Null)
+    }
+}
+
+/// `bytes`: base64 in the canonical file.
+impl FromJson for Vec<u8> {
+    fn from_json(j: &J, path: &str) -> Res<Self> {
+        j.as_str()
+            .and_then(crate::user::b64)
+            .map_or_else(|| bad(j, "base64", path), Ok)
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    fn from_json(j: &J, path: &str) -> Res<Self> {
+        j.as_array()
+            .map_or_else(|| bad(j, "a list", path), Ok)?
+            .iter()
+            .enumerate()
+            .map(|(i, x)| T::from_json(x, &format!("{path}[{i}]")))
             .collect()
     }
 }
 
-#[derive(Deserialize)]
-pub struct ClickRef<'a> {
-    x: i32,
-    y: i32,
-    count: i32,
-    #[serde(rename = "lastClick")]
-    last_click: i64,
-    #[serde(borrow)]
-    selector: Cow<'a, str>,
-}
-
-#[derive(Deserialize)]
-pub struct ClickMapRef<'a> {
-    #[serde(borrow)]
-    url: Cow<'a, str>,
-    #[serde(borrow)]
-    day: Cow<'a, str>,
-    viewport: Viewport,
-    #[serde(borrow)]
-    clicks: RefMap<'a, ClickRef<'a>>,
-}
-
-impl Borrowable for ClickMap {
-    type Ref<'a> = ClickMapRef<'a>;
-    fn to_native(r: Self::Ref<'_>) -> Self {
-        ClickMap {
-            url: r.url.into_owned(),
-            day: r.day.into_owned(),
-            viewport: r.viewport,
-            clicks: r
-                .clicks
-                .into_iter()
-                .map(|(k, c)| {
-                    let c = Click {
-                        x: c.x,
-                        y: c.y,
-                        count: c.count,
-                        last_click: c.last_click,
-                        selector: c.selector.into_owned(),
-                    };
-                    (k.into_owned(), c)
-                })
-                .collect(),
+impl<T: FromJson> FromJson for Option<T> {
+    fn from_json(j: &J, path: &str) -> Res<Self> {
+        match j {
+            J::Null => Ok(None),
+            j => T::from_json(j, path).map(Some),
         }
     }
 }
 
-#[derive(Deserialize)]
-pub struct PairRef<'a> {
-    #[serde(borrow)]
-    key: Cow<'a, str>,
-    #[serde(borrow)]
-    value: Cow<'a, str>,
-}
-
-#[derive(Deserialize)]
-pub struct TestClassRef<'a> {
-    #[serde(rename = "MyProperty1", borrow)]
-    p1: Cow<'a, str>,
-    #[serde(rename = "MyProperty2")]
-    p2: i32,
-    #[serde(rename = "MyProperty3")]
-    p3: i64,
-    #[serde(rename = "MyProperty4")]
-    p4: bool,
-    #[serde(rename = "MyProperty5", borrow)]
-    p5: Vec<PairRef<'a>>,
-}
-
-impl Borrowable for Logs {
-    type Ref<'a> = Vec<TestClassRef<'a>>;
-    fn to_native(r: Self::Ref<'_>) -> Self {
-        r.into_iter()
-            .map(|x| TestClass {
-                my_property1: x.p1.into_owned(),
-                my_property2: x.p2,
-                my_property3: x.p3,
-                my_property4: x.p4,
-                my_property5: x
-                    .p5
-                    .into_iter()
-                    .map(|p| Pair {
-                        key: p.key.into_owned(),
-                        value: p.value.into_owned(),
-                    })
-                    .collect(),
-            })
+impl<T: FromJson> FromJson for Map<T> {
+    fn from_json(j: &J, path: &str) -> Res<Self> {
+        object(j, path)?
+            .iter()
+            .map(|(k, x)| Ok((k.clone(), T::from_json(x, &child(path, k))?)))
             .collect()
     }
 }

@@ -9,7 +9,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value as J;
 
-use crate::types::{Diff, Res};
+use crate::types::{Diff, FromJson, Res, child};
 
 /// A declared type.
 #[derive(Debug, Clone)]
@@ -127,21 +127,7 @@ fn resolve(expr: &str, named: &serde_json::Map<String, J>, depth: u32) -> Res<Ty
     })
 }
 
-fn child(path: &str, key: &str) -> String {
-    let ident = !key.is_empty()
-        && key
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if ident {
-        format!("{path}.{key}")
-    } else {
-        format!("{path}[{key:?}]")
-    }
-}
-
-fn b64(s: &str) -> Option<Vec<u8>> {
+pub fn b64(s: &str) -> Option<Vec<u8>> {
     let val = |c: u8| -> Option<u32> {
         Some(match c {
             b'A'..=b'Z' => c - b'A',
@@ -169,7 +155,7 @@ fn b64(s: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-fn float(j: &J, path: &str) -> Res<f64> {
+pub fn float(j: &J, path: &str) -> Res<f64> {
     match j {
         J::Number(n) => n.as_f64().ok_or_else(|| format!("{path}: not a number")),
         J::String(s) if s == "NaN" => Ok(f64::NAN),
@@ -403,6 +389,14 @@ impl Diff for V {
     fn diff(&self, other: &Self, path: &str) -> Option<String> {
         let differ = || Some(format!("{path}: {} != {}", show(self), show(other)));
         match (self, other) {
+            // A typed `any` field decodes integers and floats in whichever width the
+            // format wrote them.
+            (V::Int(a), V::UInt(b)) | (V::UInt(b), V::Int(a)) => {
+                (u64::try_from(*a) != Ok(*b)).then(differ).flatten()
+            }
+            (V::F32(a), V::F64(b)) | (V::F64(b), V::F32(a)) => {
+                V::F64(*a as f64).diff(&V::F64(*b), path)
+            }
             (V::F64(a), V::F64(b)) => (!(a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan()))
                 .then(differ)
                 .flatten(),
@@ -609,6 +603,25 @@ pub fn load(path: &str, types: Option<&str>) -> Res<(String, usize, Vec<V>)> {
         .map(|j| from_canonical(&ty, j, "$"))
         .collect::<Res<_>>()?;
     Ok((framing, count, items))
+}
+
+impl PartialEq for V {
+    fn eq(&self, other: &Self) -> bool {
+        self.diff(other, "$").is_none()
+    }
+}
+
+/// `any` and `bigint` fields of the typed model.
+impl FromJson for V {
+    fn from_json(j: &J, _path: &str) -> Res<Self> {
+        Ok(any(j))
+    }
+}
+
+/// A user dataset whose message is the generic tree itself is a document at the top
+/// only when it is a map (checked per value by `UserCodec::document`).
+impl crate::types::Message for V {
+    const DOCUMENT: bool = true;
 }
 
 impl crate::types::Borrowable for V {

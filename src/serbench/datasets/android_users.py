@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from serbench.datasets import DatasetSpec, Scale
+from serbench.datasets.spec import DatasetSpec, Scale
 
 SEED = 20160601
 RECORDS = 30

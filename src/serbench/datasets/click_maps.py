@@ -11,7 +11,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from serbench.datasets import DatasetSpec, Scale
+from serbench.datasets.spec import DatasetSpec, Scale
 
 SEED = 20140915
 DOCUMENTS = {"quick": 100, "standard": 1_000, "full": 2_000}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from serbench.datasets import DatasetSpec, Scale
+from serbench.datasets.spec import DatasetSpec, Scale
 
 RECORDS = {"quick": 1_000, "standard": 20_000, "full": 100_000}  # full: the seed's
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from serbench.datasets import DatasetSpec, Scale
+from serbench.datasets.spec import DatasetSpec, Scale
 
 LENGTHS = {"key1": 300_000, "key2": 300_000, "key3": 400_000}
 

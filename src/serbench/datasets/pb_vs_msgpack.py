@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from serbench.datasets import DatasetSpec, Scale
+from serbench.datasets.spec import DatasetSpec, Scale
 
 TEST1 = {"a": 1, "b": 2}
 TEST2 = {"a": -1, "b": -2}

@@ -3,7 +3,6 @@
 from serbench.report.export import as_json
 from serbench.report.markdown import markdown, overhead_markdown
 from serbench.report.model import Row, RunReport, build, overhead
-from serbench.report.reference_view import print_reference
 from serbench.report.terminal import print_noise, print_summary, print_tables
 from serbench.report.text import fmt_bytes, fmt_est, fmt_kib, fmt_ns
 
@@ -20,7 +19,6 @@ __all__ = [
     "overhead",
     "overhead_markdown",
     "print_noise",
-    "print_reference",
     "print_summary",
     "print_tables",
 ]

@@ -1,5 +1,5 @@
-"""Terminal renderings of what is not one run's report: datasets, runners, runs, user-dataset
-registrations, cross-language read-backs and socket transfers."""
+"""Terminal renderings of what is not one run's report: datasets, runners, builds, runs,
+user-dataset registrations, cross-language read-backs and socket transfers."""
 
 from __future__ import annotations
 
@@ -97,6 +97,23 @@ def print_runner(
     console.print(table)
 
 
+def print_build(built: Any, console: Console, dataset: str | None = None) -> None:
+    """A builds.Built; ``dataset``: the user dataset whose registration asked for it."""
+    took = f"{built.seconds:.1f} s"
+    if built.error is None:
+        why = f" (typed model for user dataset {dataset})" if dataset else ""
+        console.print(f"[green]built[/green] {built.runner} in {took}{why}")
+    elif dataset is None:
+        console.print(f"[red]build failed[/red] {built.runner} after {took}: {built.error}")
+    else:
+        console.print(
+            f"[red]typed-model build failed[/red] runner {built.runner}, user dataset {dataset}, "
+            f"after {took}: {built.error}\n  {dataset} stays registered and every other runner "
+            f"takes it; {built.runner}'s typed rows answer not applicable until "
+            f"`serbench build -r {built.runner}` succeeds"
+        )
+
+
 def print_runs(rows: list[Any], console: Console) -> None:
     table = Table("id", "started", "finished", "status", "scale", "commit")
     for r in rows:
@@ -168,6 +185,17 @@ def add_failed_transfer(table: Table, sender: object, receiver: object, exc: Exc
         f"{'n/a' if na else 'NG'}: {exc}",
         style="dim" if na else "red",
     )
+
+
+def print_transfers(transfers: list[Any], title: str, console: Console) -> None:
+    """transport.Transfer results, measured or failed, in one table."""
+    table = transfer_table(title)
+    for t in transfers:
+        if t.error is None:
+            add_transfer(table, t.sender, t.receiver, t.result)
+        else:
+            add_failed_transfer(table, t.sender, t.receiver, t.error)
+    console.print(table)
 
 
 def print_stored_transfers(rows: list[Any], console: Console) -> None:

@@ -407,3 +407,24 @@ def _types_text(types: Types) -> str:
         lines.append(f"    {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}{comma}")
     lines += ["  }", "}"]
     return "\n".join(lines) + "\n"
+
+
+def stem_name(file: Path) -> str:
+    """`run --data FILE`'s dataset name: the file's stem, reduced to a valid name."""
+    return re.sub(r"[^A-Za-z0-9._-]", "-", Path(file).stem).lstrip(".-_") or "data"
+
+
+def is_current(
+    name: str, file: Path, as_: str | None, types_file: Path | None, sample: int | None
+) -> bool:
+    """``name`` is registered from this very file, with these options, by this version of the
+    schema generator: registering it again would change nothing."""
+    if not (folder_of(name) / META).is_file() or not Path(file).is_file():
+        return False
+    meta = json.loads((folder_of(name) / META).read_text())
+    options = {"as": as_, "types": str(types_file) if types_file else None, "sample": sample}
+    return (
+        meta.get("source_sha256") == file_sha256(Path(file))
+        and meta.get("schemas_version") == SCHEMAS_VERSION
+        and meta.get("options") == options
+    )

@@ -223,7 +223,10 @@ func (c *Cell) Check(src []byte, check *model.Dataset) (bool, string) {
 			return fmt.Errorf("more messages than the %d expected", check.Count)
 		}
 		if check.Kind == model.UserKind {
-			if d := model.TreeDiff(check.MessagePath(i), v, check.Message(i)); d != "" {
+			if check.Model != nil {
+				v = check.Model.ToTree(v)
+			}
+			if d := model.TreeDiff(check.MessagePath(i), v, check.Trees[i%len(check.Trees)]); d != "" {
 				return diffError(d)
 			}
 			return nil
@@ -279,6 +282,15 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 	}()
 	if data.Kind == model.UserKind && ser.UserNA != "" {
 		return nil, Prepared{Status: "not_applicable", Err: &ErrorBody{"not_applicable", ser.UserNA}}
+	}
+	if data.Kind == model.UserKind && ser.Typed {
+		var why string
+		if data, why = data.TypedView(); why == "" {
+			check, why = check.TypedView()
+		}
+		if why != "" {
+			return nil, Prepared{Status: "not_applicable", Err: &ErrorBody{"not_applicable", why}}
+		}
 	}
 	codec, err := ser.Codec(data)
 	if err != nil {

@@ -40,6 +40,9 @@ type Serializer struct {
 	// UserNA, when set, is why the serializer takes no user dataset (protocol section 7);
 	// a serializer that takes them still decides per dataset in Codec.
 	UserNA string
+	// Typed serializers work on the generated typed model: a user dataset reaches their
+	// Codec as its TypedView (not applicable when the model was not built for its types).
+	Typed bool
 }
 
 // NotApplicable marks a dataset the serializer cannot represent.

@@ -108,7 +108,7 @@ func Transport(sers []*Serializer, in io.Reader, out io.Writer) int {
 				decNs = append(decNs, max(int64(t2.Sub(t1)), 1))
 			}
 		}
-		ok, detail := cell.checkSafe(last.([]byte), data)
+		ok, detail := cell.checkSafe(last.([]byte), cell.data)
 		emit(map[string]any{"event": "transport_result", "role": "receive", "receive_ns": recvNs, "decode_ns": decNs,
 			"check": map[string]any{"ok": ok, "detail": detail}, "bytes": nbytes})
 		return 0

@@ -25,7 +25,7 @@ var avroDynamic = &harness.Serializer{
 			from = func(v any) (any, error) { return fromU(v), nil }
 		} else {
 			var err error
-			if text, to, from, err = avroGeneric(d.Kind); err != nil {
+			if text, to, from, err = avroGeneric(d); err != nil {
 				return nil, err
 			}
 		}

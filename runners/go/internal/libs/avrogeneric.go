@@ -417,8 +417,8 @@ func datumToNative(t *avroType, rt reflect.Type) (fromDatum, error) {
 }
 
 // avroGenericCodec is a built-in kind's schema text and its native <-> datum converters.
-func avroGeneric(kind model.Kind) (string, func(msg any) any, func(d any) (any, error), error) {
-	text, err := standaloneAvsc(kind)
+func avroGeneric(d *model.Dataset) (string, func(msg any) any, func(d any) (any, error), error) {
+	text, err := standaloneAvsc(d.Kind)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -426,7 +426,7 @@ func avroGeneric(kind model.Kind) (string, func(msg any) any, func(d any) (any, 
 	if err != nil {
 		return "", nil, nil, err
 	}
-	rt := reflect.TypeOf(model.New(kind)).Elem()
+	rt := reflect.TypeOf(d.New()).Elem()
 	to, err := nativeToDatum(t, rt)
 	if err != nil {
 		return "", nil, nil, err

@@ -2,39 +2,88 @@ package libs
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"serbench/internal/harness"
 	"serbench/internal/model"
+	"serbench/typed/androidusers"
+	"serbench/typed/logrecords"
 )
 
-// bson: the MongoDB Go driver's v2 bson package. A BSON root is a document, so the
-// list-rooted datasets are wrapped as {"items": [...]}, as users store them.
+// bson: the MongoDB Go driver's v2 bson package on the typed model. A BSON root is a
+// document, so the list-rooted built-in datasets are wrapped as {"items": [...]}, as users
+// store them, and a user dataset's root that is not a record or map as {"value": ...}.
 var bsonCodec = &harness.Serializer{
 	Name: "bson", Format: "bson", Library: "go.mongodb.org/mongo-driver/v2/bson", Module: "go.mongodb.org/mongo-driver/v2",
 	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "copying-decode"},
+	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		switch d.Kind {
 		case model.UserKind:
-			return bsonUser(d)
+			if err := bsonFit(d); err != nil {
+				return nil, err
+			}
+			if err := noBigint("bson", d); err != nil {
+				return nil, err
+			}
+			if err := typedFit("bson", d, nil); err != nil {
+				return nil, err
+			}
+			if bsonWraps(d) {
+				return bsonValue(d), nil
+			}
 		case model.AndroidUsers:
-			return bsonWrapped[model.SampleData](), nil
+			return bsonWrapped[androidusers.SampleData](), nil
 		case model.LogRecords:
-			return bsonWrapped[model.TestClass](), nil
+			return bsonWrapped[logrecords.TestClass](), nil
 		}
-		return &harness.Codec{
-			Encode: func(dst []byte, msg any) ([]byte, error) {
-				b, err := bson.Marshal(msg)
-				return harness.AppendBytes(dst, b), err
-			},
-			Decode: func(src []byte) (any, error) {
-				v := model.New(d.Kind)
-				return v, bson.Unmarshal(src, v)
-			},
-		}, nil
+		return reflectiveCodec(d, bson.Marshal, bson.Unmarshal), nil
 	},
+}
+
+// bson-dynamic: the same library on the generic value tree (nested documents decode as maps).
+var bsonDynamic = dynamicRow(bsonCodec, func(d *model.Dataset) (*harness.Codec, error) {
+	if err := bsonFit(d); err != nil {
+		return nil, err
+	}
+	wrapped := bsonWraps(d)
+	return userCodec(d, func(msg any) ([]byte, error) {
+		if wrapped {
+			return bson.Marshal(bson.D{{Key: "value", Value: msg}})
+		}
+		return bson.Marshal(msg)
+	}, func(src []byte) (any, error) {
+		dec := bson.NewDecoder(bson.NewDocumentReader(bytes.NewReader(src)))
+		dec.DefaultDocumentM()
+		var m bson.M
+		if err := dec.Decode(&m); err != nil {
+			return nil, err
+		}
+		if wrapped {
+			return m["value"], nil
+		}
+		return m, nil
+	}), nil
+})
+
+// bsonFit objects to integers beyond int64 and keys holding NUL.
+func bsonFit(d *model.Dataset) error {
+	noNUL := func(k string) string {
+		if strings.IndexByte(k, 0) >= 0 {
+			return "contains NUL, which BSON keys cannot"
+		}
+		return ""
+	}
+	return unfit("bson", d, withinInt64, noNUL)
+}
+
+// bsonWraps tells whether a user dataset's root needs a document around it.
+func bsonWraps(d *model.Dataset) bool {
+	k := d.User.Types.Message.Kind
+	return k != model.URecord && k != model.UMap
 }
 
 type bsonItems[T any] struct {
@@ -55,36 +104,22 @@ func bsonWrapped[T any]() *harness.Codec {
 	}
 }
 
-// bsonUser encodes the generic tree; a root that is not a record or map is wrapped as
-// {"value": ...} (a BSON root is a document). Nested documents decode as maps.
-func bsonUser(d *model.Dataset) (*harness.Codec, error) {
-	noNUL := func(k string) string {
-		if strings.IndexByte(k, 0) >= 0 {
-			return "contains NUL, which BSON keys cannot"
-		}
-		return ""
+// bsonValue wraps a typed message as {"value": message}, the wrapper struct built for the
+// model's message type.
+func bsonValue(d *model.Dataset) *harness.Codec {
+	t := reflect.TypeOf(d.New()).Elem()
+	box := reflect.StructOf([]reflect.StructField{{Name: "Value", Type: t, Tag: `bson:"value"`}})
+	return &harness.Codec{
+		Encode: func(dst []byte, msg any) ([]byte, error) {
+			v := reflect.New(box).Elem()
+			v.Field(0).Set(reflect.ValueOf(msg).Elem())
+			b, err := bson.Marshal(v.Interface())
+			return harness.AppendBytes(dst, b), err
+		},
+		Decode: func(src []byte) (any, error) {
+			v := reflect.New(box)
+			err := bson.Unmarshal(src, v.Interface())
+			return v.Elem().Field(0).Addr().Interface(), err
+		},
 	}
-	if err := unfit("bson", d, withinInt64, noNUL); err != nil {
-		return nil, err
-	}
-	root := d.User.Types.Message
-	wrapped := root.Kind != model.URecord && root.Kind != model.UMap
-	c := userCodec(d, func(msg any) ([]byte, error) {
-		if wrapped {
-			return bson.Marshal(bson.D{{Key: "value", Value: msg}})
-		}
-		return bson.Marshal(msg)
-	}, func(src []byte) (any, error) {
-		dec := bson.NewDecoder(bson.NewDocumentReader(bytes.NewReader(src)))
-		dec.DefaultDocumentM()
-		var m bson.M
-		if err := dec.Decode(&m); err != nil {
-			return nil, err
-		}
-		if wrapped {
-			return m["value"], nil
-		}
-		return m, nil
-	})
-	return c, nil
 }

@@ -10,6 +10,10 @@ import (
 	pv "serbench/gen/fb/serbench/fbs/pb_vs_msgpack"
 	"serbench/internal/harness"
 	"serbench/internal/model"
+	"serbench/typed/androidusers"
+	"serbench/typed/clickmaps"
+	"serbench/typed/logrecords"
+	"serbench/typed/pbvsmsgpack"
 )
 
 // FlatBuffers (google/flatbuffers Go runtime, code from flatc 25 at build time). Two rows:
@@ -65,21 +69,21 @@ func (e *fbEncoder) vector(start func(*flatbuffers.Builder, int) flatbuffers.UOf
 	return e.b.EndVector(len(offs))
 }
 
-func (e *fbEncoder) test1(t *model.Test1) flatbuffers.UOffsetT {
+func (e *fbEncoder) test1(t *pbvsmsgpack.Test1) flatbuffers.UOffsetT {
 	pv.Test1Start(e.b)
 	pv.Test1AddA(e.b, t.A)
 	pv.Test1AddB(e.b, t.B)
 	return pv.Test1End(e.b)
 }
 
-func (e *fbEncoder) test2(t *model.Test2) flatbuffers.UOffsetT {
+func (e *fbEncoder) test2(t *pbvsmsgpack.Test2) flatbuffers.UOffsetT {
 	pv.Test2Start(e.b)
 	pv.Test2AddA(e.b, t.A)
 	pv.Test2AddB(e.b, t.B)
 	return pv.Test2End(e.b)
 }
 
-func (e *fbEncoder) test3(t *model.Test3) flatbuffers.UOffsetT {
+func (e *fbEncoder) test3(t *pbvsmsgpack.Test3) flatbuffers.UOffsetT {
 	s := e.b.CreateString(t.S)
 	pv.Test3Start(e.b)
 	pv.Test3AddS(e.b, s)
@@ -90,7 +94,7 @@ func (e *fbEncoder) encode(msg any) {
 	b := e.b
 	var root flatbuffers.UOffsetT
 	switch m := msg.(type) {
-	case *[]model.SampleData:
+	case *[]androidusers.SampleData:
 		e.offs = e.offs[:0]
 		for i := range *m {
 			r := &(*m)[i]
@@ -107,13 +111,13 @@ func (e *fbEncoder) encode(msg any) {
 		au.SampleListStart(b)
 		au.SampleListAddSampleData(b, vec)
 		root = au.SampleListEnd(b)
-	case *model.Test1:
+	case *pbvsmsgpack.Test1:
 		root = e.test1(m)
-	case *model.Test2:
+	case *pbvsmsgpack.Test2:
 		root = e.test2(m)
-	case *model.Test3:
+	case *pbvsmsgpack.Test3:
 		root = e.test3(m)
-	case *model.Test4:
+	case *pbvsmsgpack.Test4:
 		t1, t2, t3 := e.test1(&m.T1), e.test2(&m.T2), e.test3(&m.T3)
 		pv.Test4Start(b)
 		pv.Test4AddT1(b, t1)
@@ -133,7 +137,7 @@ func (e *fbEncoder) encode(msg any) {
 		od.DictStart(b)
 		od.DictAddEntries(b, vec)
 		root = od.DictEnd(b)
-	case *model.ClickMap:
+	case *clickmaps.ClickMap:
 		e.offs = e.offs[:0]
 		for k, c := range m.Clicks {
 			ko, sel := b.CreateString(k), b.CreateString(c.Selector)
@@ -161,7 +165,7 @@ func (e *fbEncoder) encode(msg any) {
 		cm.ClickMapAddViewport(b, vp)
 		cm.ClickMapAddClicks(b, vec)
 		root = cm.ClickMapEnd(b)
-	case *[]model.TestClass:
+	case *[]logrecords.TestClass:
 		e.offs = e.offs[:0]
 		for i := range *m {
 			r := &(*m)[i]
@@ -196,21 +200,21 @@ func fbDecode(kind model.Kind, buf []byte) any {
 	switch kind {
 	case model.AndroidUsers:
 		l := au.GetRootAsSampleList(buf, 0)
-		out := make([]model.SampleData, l.SampleDataLength())
+		out := make([]androidusers.SampleData, l.SampleDataLength())
 		var r au.SampleData
 		for i := range out {
 			l.SampleData(&r, i)
-			out[i] = model.SampleData{ID: r.Id(), Name: string(r.Name()), Age: r.Age(), Gender: model.Gender(r.Gender()), IsMegane: r.IsMegane()}
+			out[i] = androidusers.SampleData{ID: r.Id(), Name: string(r.Name()), Age: r.Age(), Gender: androidusers.Gender(r.Gender()), IsMegane: r.IsMegane()}
 		}
 		return &out
 	case model.Test1Kind:
 		t := pv.GetRootAsTest1(buf, 0)
-		return &model.Test1{A: t.A(), B: t.B()}
+		return &pbvsmsgpack.Test1{A: t.A(), B: t.B()}
 	case model.Test2Kind:
 		t := pv.GetRootAsTest2(buf, 0)
-		return &model.Test2{A: t.A(), B: t.B()}
+		return &pbvsmsgpack.Test2{A: t.A(), B: t.B()}
 	case model.Test3Kind:
-		return &model.Test3{S: string(pv.GetRootAsTest3(buf, 0).S())}
+		return &pbvsmsgpack.Test3{S: string(pv.GetRootAsTest3(buf, 0).S())}
 	case model.Test4Kind:
 		t := pv.GetRootAsTest4(buf, 0)
 		var t1 pv.Test1
@@ -219,7 +223,7 @@ func fbDecode(kind model.Kind, buf []byte) any {
 		t.T1(&t1)
 		t.T2(&t2)
 		t.T3(&t3)
-		return &model.Test4{T1: model.Test1{A: t1.A(), B: t1.B()}, T2: model.Test2{A: t2.A(), B: t2.B()}, T3: model.Test3{S: string(t3.S())}}
+		return &pbvsmsgpack.Test4{T1: pbvsmsgpack.Test1{A: t1.A(), B: t1.B()}, T2: pbvsmsgpack.Test2{A: t2.A(), B: t2.B()}, T3: pbvsmsgpack.Test3{S: string(t3.S())}}
 	case model.OneMbDict:
 		dict := od.GetRootAsDict(buf, 0)
 		n := dict.EntriesLength()
@@ -235,29 +239,29 @@ func fbDecode(kind model.Kind, buf []byte) any {
 		var vp cm.Viewport
 		c.Viewport(&vp)
 		n := c.ClicksLength()
-		out := &model.ClickMap{URL: string(c.Url()), Day: string(c.Day()),
-			Viewport: model.Viewport{Width: vp.Width(), Height: vp.Height()}, Clicks: make(map[string]model.Click, n)}
+		out := &clickmaps.ClickMap{URL: string(c.Url()), Day: string(c.Day()),
+			Viewport: clickmaps.Viewport{Width: vp.Width(), Height: vp.Height()}, Clicks: make(map[string]clickmaps.Click, n)}
 		var en cm.ClicksEntry
 		var ck cm.Click
 		for i := 0; i < n; i++ {
 			c.Clicks(&en, i)
 			en.Value(&ck)
-			out.Clicks[string(en.Key())] = model.Click{X: ck.X(), Y: ck.Y(), Count: ck.Count(), LastClick: ck.LastClick(), Selector: string(ck.Selector())}
+			out.Clicks[string(en.Key())] = clickmaps.Click{X: ck.X(), Y: ck.Y(), Count: ck.Count(), LastClick: ck.LastClick(), Selector: string(ck.Selector())}
 		}
 		return out
 	case model.LogRecords:
 		l := lr.GetRootAsTestClassList(buf, 0)
-		out := make([]model.TestClass, l.ItemsLength())
+		out := make([]logrecords.TestClass, l.ItemsLength())
 		var t lr.TestClass
 		var p lr.Pair
 		for i := range out {
 			l.Items(&t, i)
-			pairs := make([]model.Pair, t.MyProperty5Length())
+			pairs := make([]logrecords.Pair, t.MyProperty5Length())
 			for j := range pairs {
 				t.MyProperty5(&p, j)
-				pairs[j] = model.Pair{Key: string(p.Key()), Value: string(p.Value())}
+				pairs[j] = logrecords.Pair{Key: string(p.Key()), Value: string(p.Value())}
 			}
-			out[i] = model.TestClass{MyProperty1: string(t.MyProperty1()), MyProperty2: t.MyProperty2(),
+			out[i] = logrecords.TestClass{MyProperty1: string(t.MyProperty1()), MyProperty2: t.MyProperty2(),
 				MyProperty3: model.Millis(t.MyProperty3()), MyProperty4: t.MyProperty4(), MyProperty5: pairs}
 		}
 		return &out

@@ -10,14 +10,16 @@ import (
 	"serbench/internal/model"
 )
 
-// gob: encoding/gob, Go's own format. Every message is a complete gob stream (a fresh
-// Encoder/Decoder, so its type descriptors are included), as a stored blob must be.
+// gob: encoding/gob, Go's own format, on the typed model. Every message is a complete gob
+// stream (a fresh Encoder/Decoder, so its type descriptors are included), as a stored
+// blob must be.
 var gobCodec = &harness.Serializer{
 	Name: "gob", Format: "gob", Library: "encoding/gob", Module: "encoding/gob",
 	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "platform-native", "copying-decode"},
+	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
-		if d.Kind == model.UserKind {
-			return gobUser(d), nil
+		if err := typedFit("gob", d, nil); err != nil {
+			return nil, err
 		}
 		w := &appendWriter{}
 		r := &bytes.Reader{}
@@ -29,7 +31,7 @@ var gobCodec = &harness.Serializer{
 			},
 			Decode: func(src []byte) (any, error) {
 				r.Reset(src)
-				v := model.New(d.Kind)
+				v := d.New()
 				err := gob.NewDecoder(r).Decode(v)
 				return v, err
 			},
@@ -37,18 +39,8 @@ var gobCodec = &harness.Serializer{
 	},
 }
 
-// The generic tree holds interface values; gob carries them for registered concrete types.
-func init() {
-	gob.Register(map[string]any{})
-	gob.Register([]any{})
-	gob.Register(time.Time{})
-	gob.Register(new(big.Int))
-}
-
-// gobBox is the root of a user-dataset gob stream (gob's top-level value is a concrete type).
-type gobBox struct{ V any }
-
-func gobUser(d *model.Dataset) *harness.Codec {
+// gob-dynamic: the same library on the generic value tree, its root boxed in a struct.
+var gobDynamic = dynamicRow(gobCodec, func(d *model.Dataset) (*harness.Codec, error) {
 	w := &appendWriter{}
 	r := &bytes.Reader{}
 	return userCodec(d, func(msg any) ([]byte, error) {
@@ -60,5 +52,17 @@ func gobUser(d *model.Dataset) *harness.Codec {
 		var box gobBox
 		err := gob.NewDecoder(r).Decode(&box)
 		return box.V, err
-	})
+	}), nil
+})
+
+// The generic tree (and `any` fields of typed models) holds interface values; gob carries
+// them for registered concrete types.
+func init() {
+	gob.Register(map[string]any{})
+	gob.Register([]any{})
+	gob.Register(time.Time{})
+	gob.Register(new(big.Int))
 }
+
+// gobBox is the root of a generic-tree gob stream (gob's top-level value is a concrete type).
+type gobBox struct{ V any }

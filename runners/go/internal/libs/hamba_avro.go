@@ -1,21 +1,27 @@
 package libs
 
 import (
+	"os"
+
 	"github.com/hamba/avro/v2"
 
 	"serbench/internal/harness"
 	"serbench/internal/model"
+	"serbench/typed/androidusers"
+	"serbench/typed/logrecords"
+	"serbench/typed/pbvsmsgpack"
 )
 
-// avro: hamba/avro v2 by reflection against the dataset .avsc. Avro enums map to Go
-// strings and Avro int to Go int32, so S1 and S2's Test1 go through small mirror structs.
+// avro: hamba/avro v2 by reflection against the dataset .avsc, on the typed model (its
+// struct fields carry the schema's field names). Avro enums map to Go strings and Avro int
+// to Go int32, so S1 and S2's Test1 go through small mirror structs.
 var hambaAvro = &harness.Serializer{
 	Name: "avro", Format: "avro", Library: "github.com/hamba/avro/v2", Module: "github.com/hamba/avro/v2",
-	UserNA: "avro: needs Go structs written for the dataset's types (hamba/avro binds struct fields by reflection); user datasets go through avro-dynamic (same library, generic maps) or goavro",
 	Labels: []string{"binary", "schema-required", "reflective", "positional", "copying-decode"},
+	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if d.Kind == model.UserKind {
-			return nil, harness.NA("avro: user datasets are not implemented in the Go runner")
+			return hambaUser(d)
 		}
 		text, pick, err := avsc(d.Kind)
 		if err != nil {
@@ -33,26 +39,26 @@ var hambaAvro = &harness.Serializer{
 			}
 		}
 		to, from := func(m any) any { return m }, func(v any) any { return v }
-		newValue := func() any { return model.New(d.Kind) }
+		newValue := func() any { return d.New() }
 		switch d.Kind {
 		case model.LogRecords:
-			to = func(m any) any { return *m.(*[]model.TestClass) }
+			to = func(m any) any { return *m.(*[]logrecords.TestClass) }
 		case model.OneMbDict:
 			to = func(m any) any { return *m.(*map[string]string) }
 		case model.AndroidUsers:
 			to, from, newValue = avroToS1, avroFromS1, func() any { return &avroSampleList{} }
 		case model.Test1Kind:
-			to = func(m any) any { t := m.(*model.Test1); return &avroTest1{int32(t.A), int32(t.B)} }
-			from = func(v any) any { t := v.(*avroTest1); return &model.Test1{A: uint32(t.A), B: uint32(t.B)} }
+			to = func(m any) any { t := m.(*pbvsmsgpack.Test1); return &avroTest1{int32(t.A), int32(t.B)} }
+			from = func(v any) any { t := v.(*avroTest1); return &pbvsmsgpack.Test1{A: uint32(t.A), B: uint32(t.B)} }
 			newValue = func() any { return &avroTest1{} }
 		case model.Test4Kind:
 			to = func(m any) any {
-				t := m.(*model.Test4)
+				t := m.(*pbvsmsgpack.Test4)
 				return &avroTest4{avroTest1{int32(t.T1.A), int32(t.T1.B)}, t.T2, t.T3}
 			}
 			from = func(v any) any {
 				t := v.(*avroTest4)
-				return &model.Test4{T1: model.Test1{A: uint32(t.T1.A), B: uint32(t.T1.B)}, T2: t.T2, T3: t.T3}
+				return &pbvsmsgpack.Test4{T1: pbvsmsgpack.Test1{A: uint32(t.T1.A), B: uint32(t.T1.B)}, T2: t.T2, T3: t.T3}
 			}
 			newValue = func() any { return &avroTest4{} }
 		}
@@ -70,6 +76,27 @@ var hambaAvro = &harness.Serializer{
 			},
 		}, nil
 	},
+}
+
+// hambaUser binds the user dataset's .avsc to its typed model.
+func hambaUser(d *model.Dataset) (*harness.Codec, error) {
+	s, why := d.User.SchemaFor("avsc", "avro")
+	if why != "" {
+		return nil, naErr(why)
+	}
+	if p := model.FindType(d.Model.Types.Message, "$", func(t *model.UType) bool { return t.Kind == model.UEnum }); p != "" {
+		return nil, harness.NA("avro: %s is an enum: hamba/avro binds Avro enums to Go strings and the typed model holds ordinals; avro-dynamic carries it", p)
+	}
+	text, err := os.ReadFile(s.Path)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := avro.Parse(string(text))
+	if err != nil {
+		return nil, err
+	}
+	return reflectiveCodec(d, func(v any) ([]byte, error) { return avro.Marshal(schema, v) },
+		func(b []byte, v any) error { return avro.Unmarshal(schema, b, v) }), nil
 }
 
 var genderSymbols = []string{"Female", "Male"}
@@ -92,13 +119,13 @@ type avroTest1 struct {
 }
 
 type avroTest4 struct {
-	T1 avroTest1   `avro:"t1"`
-	T2 model.Test2 `avro:"t2"`
-	T3 model.Test3 `avro:"t3"`
+	T1 avroTest1         `avro:"t1"`
+	T2 pbvsmsgpack.Test2 `avro:"t2"`
+	T3 pbvsmsgpack.Test3 `avro:"t3"`
 }
 
 func avroToS1(m any) any {
-	in := *m.(*[]model.SampleData)
+	in := *m.(*[]androidusers.SampleData)
 	out := &avroSampleList{make([]avroSample, len(in))}
 	for i, r := range in {
 		out.SampleData[i] = avroSample{r.ID, r.Name, r.Age, genderSymbols[r.Gender&1], r.IsMegane}
@@ -108,13 +135,13 @@ func avroToS1(m any) any {
 
 func avroFromS1(v any) any {
 	in := v.(*avroSampleList).SampleData
-	out := make([]model.SampleData, len(in))
+	out := make([]androidusers.SampleData, len(in))
 	for i, r := range in {
-		g := model.Gender(0)
+		g := androidusers.Gender(0)
 		if r.Gender == "Male" {
 			g = 1
 		}
-		out[i] = model.SampleData{ID: r.ID, Name: r.Name, Age: r.Age, Gender: g, IsMegane: r.IsMegane}
+		out[i] = androidusers.SampleData{ID: r.ID, Name: r.Name, Age: r.Age, Gender: g, IsMegane: r.IsMegane}
 	}
 	return &out
 }

@@ -6,6 +6,10 @@ import (
 
 	"serbench/internal/harness"
 	"serbench/internal/model"
+	"serbench/typed/androidusers"
+	"serbench/typed/clickmaps"
+	"serbench/typed/logrecords"
+	"serbench/typed/pbvsmsgpack"
 )
 
 // The hand-written baseline (the Parcelable stand-in): little-endian fixed-width
@@ -38,7 +42,7 @@ func putBool(b []byte, v bool) []byte {
 func HandEncode(b []byte, msg any) ([]byte, error) {
 	le := binary.LittleEndian
 	switch m := msg.(type) {
-	case *[]model.SampleData:
+	case *[]androidusers.SampleData:
 		b = le.AppendUint32(b, uint32(len(*m)))
 		for i := range *m {
 			r := &(*m)[i]
@@ -48,13 +52,13 @@ func HandEncode(b []byte, msg any) ([]byte, error) {
 			b = le.AppendUint32(b, uint32(r.Gender))
 			b = putBool(b, r.IsMegane)
 		}
-	case *model.Test1:
+	case *pbvsmsgpack.Test1:
 		b = le.AppendUint32(le.AppendUint32(b, m.A), m.B)
-	case *model.Test2:
+	case *pbvsmsgpack.Test2:
 		b = le.AppendUint32(le.AppendUint32(b, uint32(m.A)), uint32(m.B))
-	case *model.Test3:
+	case *pbvsmsgpack.Test3:
 		b = putStr(b, m.S)
-	case *model.Test4:
+	case *pbvsmsgpack.Test4:
 		b = le.AppendUint32(le.AppendUint32(b, m.T1.A), m.T1.B)
 		b = le.AppendUint32(le.AppendUint32(b, uint32(m.T2.A)), uint32(m.T2.B))
 		b = putStr(b, m.T3.S)
@@ -63,7 +67,7 @@ func HandEncode(b []byte, msg any) ([]byte, error) {
 		for k, v := range *m {
 			b = putStr(putStr(b, k), v)
 		}
-	case *model.ClickMap:
+	case *clickmaps.ClickMap:
 		b = putStr(putStr(b, m.URL), m.Day)
 		b = le.AppendUint32(le.AppendUint32(b, uint32(m.Viewport.Width)), uint32(m.Viewport.Height))
 		b = le.AppendUint32(b, uint32(len(m.Clicks)))
@@ -73,7 +77,7 @@ func HandEncode(b []byte, msg any) ([]byte, error) {
 			b = le.AppendUint64(b, uint64(c.LastClick))
 			b = putStr(b, c.Selector)
 		}
-	case *[]model.TestClass:
+	case *[]logrecords.TestClass:
 		b = le.AppendUint32(b, uint32(len(*m)))
 		for i := range *m {
 			r := &(*m)[i]
@@ -155,21 +159,21 @@ func HandDecode(kind model.Kind, src []byte) (any, error) {
 	var out any
 	switch kind {
 	case model.AndroidUsers:
-		m := make([]model.SampleData, r.count())
+		m := make([]androidusers.SampleData, r.count())
 		for i := range m {
-			m[i] = model.SampleData{ID: int64(r.u64()), Name: r.str(), Age: int32(r.u32()), Gender: model.Gender(r.u32()), IsMegane: r.bool()}
+			m[i] = androidusers.SampleData{ID: int64(r.u64()), Name: r.str(), Age: int32(r.u32()), Gender: androidusers.Gender(r.u32()), IsMegane: r.bool()}
 		}
 		out = &m
 	case model.Test1Kind:
-		out = &model.Test1{A: r.u32(), B: r.u32()}
+		out = &pbvsmsgpack.Test1{A: r.u32(), B: r.u32()}
 	case model.Test2Kind:
-		out = &model.Test2{A: int32(r.u32()), B: int32(r.u32())}
+		out = &pbvsmsgpack.Test2{A: int32(r.u32()), B: int32(r.u32())}
 	case model.Test3Kind:
-		out = &model.Test3{S: r.str()}
+		out = &pbvsmsgpack.Test3{S: r.str()}
 	case model.Test4Kind:
-		m := &model.Test4{}
-		m.T1 = model.Test1{A: r.u32(), B: r.u32()}
-		m.T2 = model.Test2{A: int32(r.u32()), B: int32(r.u32())}
+		m := &pbvsmsgpack.Test4{}
+		m.T1 = pbvsmsgpack.Test1{A: r.u32(), B: r.u32()}
+		m.T2 = pbvsmsgpack.Test2{A: int32(r.u32()), B: int32(r.u32())}
 		m.T3.S = r.str()
 		out = m
 	case model.OneMbDict:
@@ -181,26 +185,26 @@ func HandDecode(kind model.Kind, src []byte) (any, error) {
 		}
 		out = &m
 	case model.ClickMaps:
-		m := &model.ClickMap{URL: r.str(), Day: r.str()}
-		m.Viewport = model.Viewport{Width: int32(r.u32()), Height: int32(r.u32())}
+		m := &clickmaps.ClickMap{URL: r.str(), Day: r.str()}
+		m.Viewport = clickmaps.Viewport{Width: int32(r.u32()), Height: int32(r.u32())}
 		n := r.count()
-		m.Clicks = make(map[string]model.Click, n)
+		m.Clicks = make(map[string]clickmaps.Click, n)
 		for i := 0; i < n; i++ {
 			k := r.str()
-			m.Clicks[k] = model.Click{X: int32(r.u32()), Y: int32(r.u32()), Count: int32(r.u32()), LastClick: int64(r.u64()), Selector: r.str()}
+			m.Clicks[k] = clickmaps.Click{X: int32(r.u32()), Y: int32(r.u32()), Count: int32(r.u32()), LastClick: int64(r.u64()), Selector: r.str()}
 		}
 		out = m
 	case model.LogRecords:
-		m := make([]model.TestClass, r.count())
+		m := make([]logrecords.TestClass, r.count())
 		for i := range m {
 			t := &m[i]
 			t.MyProperty1 = r.str()
 			t.MyProperty2 = int32(r.u32())
 			t.MyProperty3 = model.Millis(int64(r.u64()))
 			t.MyProperty4 = r.bool()
-			t.MyProperty5 = make([]model.Pair, r.count())
+			t.MyProperty5 = make([]logrecords.Pair, r.count())
 			for j := range t.MyProperty5 {
-				t.MyProperty5[j] = model.Pair{Key: r.str(), Value: r.str()}
+				t.MyProperty5[j] = logrecords.Pair{Key: r.str(), Value: r.str()}
 			}
 		}
 		out = &m

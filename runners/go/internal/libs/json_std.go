@@ -8,23 +8,30 @@ import (
 	"serbench/internal/model"
 )
 
-// json: encoding/json of the standard library (records as objects, date-times RFC 3339).
+// json: encoding/json of the standard library on the typed model (records as objects,
+// date-times RFC 3339).
 var jsonStd = &harness.Serializer{
 	Name: "json", Format: "json", Library: "encoding/json", Module: "encoding/json",
 	Labels: []string{"text", "schemaless", "reflective", "map-layout", "copying-decode"},
+	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
-		if d.Kind == model.UserKind {
-			return jsonUser(d, "json", json.Marshal, func(src []byte, v *any) error {
-				dec := json.NewDecoder(bytes.NewReader(src))
-				dec.UseNumber()
-				return dec.Decode(v)
-			})
+		if err := typedFit("json", d, noNonFinite); err != nil {
+			return nil, err
 		}
 		return reflectiveCodec(d, json.Marshal, json.Unmarshal), nil
 	},
 }
 
-// reflectiveCodec wraps a Marshal/Unmarshal pair working on native values by reflection.
+// json-dynamic: encoding/json on the generic value tree (map[string]any, []any).
+var jsonStdDynamic = dynamicRow(jsonStd, func(d *model.Dataset) (*harness.Codec, error) {
+	return jsonUser(d, "json", json.Marshal, func(src []byte, v *any) error {
+		dec := json.NewDecoder(bytes.NewReader(src))
+		dec.UseNumber()
+		return dec.Decode(v)
+	})
+})
+
+// reflectiveCodec wraps a Marshal/Unmarshal pair working on the typed model by reflection.
 func reflectiveCodec(d *model.Dataset, marshal func(any) ([]byte, error), unmarshal func([]byte, any) error) *harness.Codec {
 	return &harness.Codec{
 		Encode: func(dst []byte, msg any) ([]byte, error) {
@@ -32,7 +39,7 @@ func reflectiveCodec(d *model.Dataset, marshal func(any) ([]byte, error), unmars
 			return harness.AppendBytes(dst, b), err
 		},
 		Decode: func(src []byte) (any, error) {
-			v := model.New(d.Kind)
+			v := d.New()
 			if err := unmarshal(src, v); err != nil {
 				return nil, err
 			}

@@ -10,7 +10,7 @@ import (
 // (the round-trip check reads them with the hand-written reader).
 var memcpy = &harness.Serializer{
 	Name: "memcpy", Format: "custom-binary", Library: "serbench", Labels: []string{"baseline"},
-	UserNA: "memcpy: needs code generated for the dataset's types (its bytes come from the hand-written writer, which exists only for the built-in datasets)",
+	UserNA: "memcpy: copies the bytes of the hand-written writer (handwritten), which exists for the built-in datasets only",
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if d.Kind == model.UserKind {
 			return nil, harness.NA("memcpy: its bytes come from the hand-written writer, which has no user-dataset code")

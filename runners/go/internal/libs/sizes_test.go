@@ -8,6 +8,7 @@ import (
 
 	"serbench/internal/harness"
 	"serbench/internal/model"
+	"serbench/typed/androidusers"
 )
 
 // The seeds' byte-exact sizes: S1 as one list, S2 per message (protobuf including its
@@ -72,8 +73,8 @@ func TestRoundTrips(t *testing.T) {
 // TestTamperedCheckFails: a changed field is named by its path.
 func TestTamperedCheckFails(t *testing.T) {
 	d := testDataset(t, "android-users")
-	orig := *d.Items[0].(*[]model.SampleData)
-	tampered := append([]model.SampleData(nil), orig...)
+	orig := *d.Items[0].(*[]androidusers.SampleData)
+	tampered := append([]androidusers.SampleData(nil), orig...)
 	tampered[17].Age++
 	check := &model.Dataset{Name: d.Name, Kind: d.Kind, Count: 1, Items: []any{&tampered}}
 	_, p := harness.Prepare(find("protobuf"), d, check, []string{"decode"}, "", "")

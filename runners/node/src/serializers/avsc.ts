@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import avro from "avsc";
 import { BUILTIN } from "../model.js";
-import { DATASETS_DIR } from "../paths.js";
+import { SCHEMAS_DIR } from "../paths.js";
 import { NotApplicable, type Codec, type Serializer } from "./base.js";
 import { leafConverter, scan } from "../convert.js";
 import { messageShape } from "../model.js";
@@ -29,7 +29,7 @@ const GENDERS = ["Female", "Male"];
 
 function schemaFile(dataset: string): string {
   const dir = BUILTIN[dataset];
-  return join(DATASETS_DIR, dir, `${dir.replace(/-/g, "_")}.avsc`);
+  return join(SCHEMAS_DIR, dir, `${dir.replace(/-/g, "_")}.avsc`);
 }
 
 function typeFor(path: string, dataset: string): avro.Type {

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import protobuf from "protobufjs";
 import { BUILTIN, messageShape, type Dataset, type Shape } from "../model.js";
-import { DATASETS_DIR } from "../paths.js";
+import { SCHEMAS_DIR } from "../paths.js";
 import { NotApplicable, type Codec } from "./base.js";
 import { builtinCodecs, fromLong, type Type } from "./protobufjs.js";
 
@@ -27,7 +27,7 @@ function builtinCodec(name: string): Codec {
       const dir = pkg.replace(/_/g, "-");
       let root = roots.get(dir);
       if (!root) {
-        root = load(join(DATASETS_DIR, dir, `${pkg}.proto`));
+        root = load(join(SCHEMAS_DIR, dir, `${pkg}.proto`));
         roots.set(dir, root);
       }
       const ns = root.lookup(`serbench.${pkg}`) as protobuf.Namespace;

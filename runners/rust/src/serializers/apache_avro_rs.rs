@@ -90,21 +90,6 @@ impl Avro for String {
     }
 }
 
-impl Avro for Gender {
-    fn to_avro(&self) -> Value {
-        match self {
-            Gender::Female => Value::Enum(0, "Female".into()),
-            Gender::Male => Value::Enum(1, "Male".into()),
-        }
-    }
-    fn from_avro(v: Value) -> Res<Self> {
-        match v {
-            Value::Enum(i, _) => Gender::from_ordinal(i as i64),
-            v => wrong("enum Gender", &v),
-        }
-    }
-}
-
 impl<T: Avro> Avro for Vec<T> {
     fn to_avro(&self) -> Value {
         Value::Array(self.iter().map(Avro::to_avro).collect())
@@ -456,7 +441,8 @@ pub fn entries() -> Vec<Entry> {
             "positional",
             "copying-decode",
         ],
+        typed: false,
         user: Ok(|| crate::cell::cell::<V, _>(AvroUser::default())),
-        make: every_dataset!(ApacheAvro::new()),
+        make: every_dataset!(builtin, "apache-avro", ApacheAvro::new()),
     }]
 }

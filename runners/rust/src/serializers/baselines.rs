@@ -89,19 +89,25 @@ pub fn entries() -> Vec<Entry> {
             format: "none",
             library: "serbench",
             labels: &["baseline"],
+            typed: false,
             user: Ok(|| crate::cell::cell::<crate::user::V, _>(Noop::default())),
-            make: every_dataset!(Noop::default()),
+            make: every_dataset!(serde, "noop", Noop::default()),
         },
         Entry {
             name: "memcpy",
             format: "handwritten",
             library: "serbench",
             labels: &["baseline"],
-            user: Err("the hand-written format has a writer per built-in type only"),
-            make: every_dataset!(Memcpy {
-                bytes: Vec::new(),
-                scratch: Vec::new()
-            }),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(
+                fixed,
+                "memcpy",
+                Memcpy {
+                    bytes: Vec::new(),
+                    scratch: Vec::new()
+                }
+            ),
         },
     ]
 }

@@ -57,8 +57,9 @@ pub fn entries() -> Vec<Entry> {
             format: "bincode",
             library: "bincode",
             labels: &["binary", "schema-required", "positional", "copying-decode"],
-            user: Err(crate::registry::NOT_SELF_DESCRIBING),
-            make: every_dataset!(Bincode::<false>),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(fixed, "bincode", Bincode::<false>),
         },
         Entry {
             name: "bincode-borrowed",
@@ -70,8 +71,9 @@ pub fn entries() -> Vec<Entry> {
                 "positional",
                 "borrowed-strings",
             ],
-            user: Err(crate::registry::NOT_SELF_DESCRIBING),
-            make: every_dataset!(Bincode::<true>),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(fixed, "bincode-borrowed", Bincode::<true>),
         },
     ]
 }

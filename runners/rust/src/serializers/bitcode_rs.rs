@@ -27,7 +27,8 @@ pub fn entries() -> Vec<Entry> {
         format: "bitcode",
         library: "bitcode",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
-        user: Err(crate::registry::NOT_SELF_DESCRIBING),
-        make: every_dataset!(Bitcode::default()),
+        typed: true,
+        user: Err(crate::registry::TYPED_ROW),
+        make: every_dataset!(fixed, "bitcode", Bitcode::default()),
     }]
 }

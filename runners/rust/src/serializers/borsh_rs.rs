@@ -24,7 +24,8 @@ pub fn entries() -> Vec<Entry> {
         format: "borsh",
         library: "borsh",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
-        user: Err(crate::registry::NOT_SELF_DESCRIBING),
-        make: every_dataset!(Borsh),
+        typed: true,
+        user: Err(crate::registry::TYPED_ROW),
+        make: every_dataset!(borsh, "borsh", Borsh),
     }]
 }

@@ -3,13 +3,11 @@
 
 use std::hint::black_box;
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::cell::Codec;
 use crate::registry::Entry;
 use crate::types::*;
-use crate::user::{UserCodec, V, beyond_64_bits};
 
 #[derive(Serialize)]
 struct Wrap<'a, T> {
@@ -21,49 +19,29 @@ struct Unwrap<T> {
     items: T,
 }
 
-/// How a message becomes a document.
-pub trait Document: Serialize + DeserializeOwned + Borrowable {
-    const WRAPPED: bool = false;
-}
-impl Document for Users {
-    const WRAPPED: bool = true;
-}
-impl Document for Logs {
-    const WRAPPED: bool = true;
-}
-impl Document for Test1 {}
-impl Document for Test2 {}
-impl Document for Test3 {}
-impl Document for Test4 {}
-impl Document for Dict {}
-impl Document for ClickMap {}
-impl Document for V {}
-
-/// BSON integers are signed 64-bit at most.
-fn bson_carry(v: &V) -> Option<String> {
-    match v {
-        V::UInt(u) if *u > i64::MAX as u64 => Some(format!("{u} exceeds int64")),
-        v => beyond_64_bits(v),
-    }
-}
-
 fn err(e: bson::error::Error) -> String {
-    e.to_string()
+    match e.kind {
+        // A value the format cannot carry, not a failure of the library.
+        bson::error::ErrorKind::TooLargeUnsignedInteger { n, .. } => {
+            format!("not applicable: bson: {n} exceeds int64")
+        }
+        _ => e.to_string(),
+    }
 }
 
 pub struct Bson<const BORROW: bool>;
 
-impl<T: Document + 'static, const BORROW: bool> Codec<T> for Bson<BORROW> {
+impl<T: Message + 'static, const BORROW: bool> Codec<T> for Bson<BORROW> {
     #[inline]
     fn encode(&mut self, _i: usize, v: &T, out: &mut Vec<u8>) -> Res<()> {
-        if T::WRAPPED {
+        if !T::DOCUMENT {
             bson::serialize_to_buffer(&Wrap { items: v }, out).map_err(err)
         } else {
             bson::serialize_to_buffer(v, out).map_err(err)
         }
     }
     fn decode(&mut self, _i: usize, b: &[u8]) -> Res<T> {
-        match (BORROW, T::WRAPPED) {
+        match (BORROW, !T::DOCUMENT) {
             (false, false) => bson::deserialize_from_slice(b).map_err(err),
             (false, true) => Ok(bson::deserialize_from_slice::<Unwrap<T>>(b)
                 .map_err(err)?
@@ -79,7 +57,7 @@ impl<T: Document + 'static, const BORROW: bool> Codec<T> for Bson<BORROW> {
     }
     #[inline]
     fn decode_sink(&mut self, i: usize, b: &[u8]) -> Res<()> {
-        match (BORROW, T::WRAPPED) {
+        match (BORROW, !T::DOCUMENT) {
             (true, false) => {
                 black_box(bson::deserialize_from_slice::<T::Ref<'_>>(b).map_err(err)?);
             }
@@ -100,21 +78,25 @@ pub fn entries() -> Vec<Entry> {
             name: "bson",
             format: "bson",
             library: "bson",
-            labels: &["binary", "schemaless", "map-layout", "copying-decode"],
-            user: Ok(|| {
-                crate::cell::cell::<V, _>(
-                    UserCodec::new("bson", Bson::<false>, bson_carry).document(),
-                )
-            }),
-            make: every_dataset!(Bson::<false>),
+            labels: &[
+                "binary",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "generated",
+            ],
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "bson", Bson::<false>),
         },
         Entry {
             name: "bson-borrowed",
             format: "bson",
             library: "bson",
             labels: &["binary", "schemaless", "map-layout", "borrowed-strings"],
-            user: Err(crate::registry::BORROWED_ROW),
-            make: every_dataset!(Bson::<true>),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "bson-borrowed", Bson::<true>),
         },
     ]
 }

@@ -403,8 +403,9 @@ pub fn entries() -> Vec<Entry> {
             format: "capnproto",
             library: "capnp",
             labels: &["binary", "schema-required", "generated", "copying-decode"],
+            typed: false,
             user: Err(crate::registry::CAPNP_NO_RUNTIME_SCHEMA),
-            make: every_dataset!(CapnpCodec::new(false)),
+            make: every_dataset!(builtin, "capnp", CapnpCodec::new(false)),
         },
         Entry {
             name: "capnp-access",
@@ -418,8 +419,9 @@ pub fn entries() -> Vec<Entry> {
                 "lazy-access",
                 "validated",
             ],
+            typed: false,
             user: Err(crate::registry::CAPNP_NO_RUNTIME_SCHEMA),
-            make: every_dataset!(CapnpCodec::new(true)),
+            make: every_dataset!(builtin, "capnp-access", CapnpCodec::new(true)),
         },
     ]
 }

@@ -23,12 +23,38 @@ impl<T: Serialize + DeserializeOwned + 'static> Codec<T> for Ciborium {
 }
 
 pub fn entries() -> Vec<Entry> {
-    vec![Entry {
-        name: "ciborium",
-        format: "cbor",
-        library: "ciborium",
-        labels: &["binary", "schemaless", "map-layout", "copying-decode"],
-        user: Ok(|| crate::cell::cell::<V, _>(UserCodec::new("cbor", Ciborium, beyond_64_bits))),
-        make: every_dataset!(Ciborium),
-    }]
+    vec![
+        Entry {
+            name: "ciborium",
+            format: "cbor",
+            library: "ciborium",
+            labels: &[
+                "binary",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "generated",
+            ],
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "ciborium", Ciborium),
+        },
+        Entry {
+            name: "ciborium-dynamic",
+            format: "cbor",
+            library: "ciborium",
+            labels: &[
+                "binary",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "dynamic",
+            ],
+            typed: false,
+            user: Ok(|| {
+                crate::cell::cell::<V, _>(UserCodec::new("cbor", Ciborium, beyond_64_bits))
+            }),
+            make: crate::registry::user_only,
+        },
+    ]
 }

@@ -433,8 +433,9 @@ pub fn entries() -> Vec<Entry> {
                 "copying-decode",
                 "validated",
             ],
+            typed: false,
             user: Err(crate::registry::NO_USER_SCHEMA),
-            make: every_dataset!(Flatbuffers::new(Mode::Full)),
+            make: every_dataset!(builtin, "flatbuffers", Flatbuffers::new(Mode::Full)),
         },
         Entry {
             name: "flatbuffers-access",
@@ -448,8 +449,13 @@ pub fn entries() -> Vec<Entry> {
                 "lazy-access",
                 "validated",
             ],
+            typed: false,
             user: Err(crate::registry::NO_USER_SCHEMA),
-            make: every_dataset!(Flatbuffers::new(Mode::Access)),
+            make: every_dataset!(
+                builtin,
+                "flatbuffers-access",
+                Flatbuffers::new(Mode::Access)
+            ),
         },
         Entry {
             name: "flatbuffers-access-unvalidated",
@@ -464,8 +470,13 @@ pub fn entries() -> Vec<Entry> {
                 "unvalidated",
                 "unsafe-untrusted-input",
             ],
+            typed: false,
             user: Err(crate::registry::NO_USER_SCHEMA),
-            make: every_dataset!(Flatbuffers::new(Mode::AccessUnvalidated)),
+            make: every_dataset!(
+                builtin,
+                "flatbuffers-access-unvalidated",
+                Flatbuffers::new(Mode::AccessUnvalidated)
+            ),
         },
     ]
 }

@@ -205,9 +205,10 @@ pub fn entries() -> Vec<Entry> {
         format: "flexbuffers",
         library: "flexbuffers",
         labels: &["binary", "schemaless", "map-layout", "copying-decode"],
+        typed: false,
         user: Ok(|| {
             crate::cell::cell::<V, _>(UserCodec::new("flexbuffers", FlexUser::default(), carry))
         }),
-        make: every_dataset!(Flex::default()),
+        make: every_dataset!(builtin, "flexbuffers", Flex::default()),
     }]
 }

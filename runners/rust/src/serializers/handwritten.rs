@@ -35,7 +35,8 @@ pub fn entries() -> Vec<Entry> {
             "positional",
             "copying-decode",
         ],
-        user: Err("the hand-written format has a writer per built-in type only"),
-        make: every_dataset!(Handwritten),
+        typed: true,
+        user: Err(crate::registry::TYPED_ROW),
+        make: every_dataset!(fixed, "handwritten", Handwritten),
     }]
 }

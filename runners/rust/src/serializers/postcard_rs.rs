@@ -47,8 +47,9 @@ pub fn entries() -> Vec<Entry> {
             format: "postcard",
             library: "postcard",
             labels: &["binary", "schema-required", "positional", "copying-decode"],
-            user: Err(crate::registry::NOT_SELF_DESCRIBING),
-            make: every_dataset!(Postcard::<false>),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(fixed, "postcard", Postcard::<false>),
         },
         Entry {
             name: "postcard-borrowed",
@@ -60,8 +61,9 @@ pub fn entries() -> Vec<Entry> {
                 "positional",
                 "borrowed-strings",
             ],
-            user: Err(crate::registry::NOT_SELF_DESCRIBING),
-            make: every_dataset!(Postcard::<true>),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(fixed, "postcard-borrowed", Postcard::<true>),
         },
     ]
 }

@@ -219,6 +219,7 @@ pub fn entries() -> Vec<Entry> {
         format: "protobuf",
         library: "prost-reflect",
         labels: &["binary", "schema-required", "dynamic", "copying-decode"],
+        typed: false,
         user: Ok(|| crate::cell::cell::<V, _>(ProstReflect::default())),
         make: |_| {
             Err(

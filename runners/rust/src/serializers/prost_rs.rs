@@ -231,10 +231,11 @@ pub fn entries() -> Vec<Entry> {
         format: "protobuf",
         library: "prost",
         labels: &["binary", "schema-required", "generated", "copying-decode"],
+        typed: false,
         user: Err(
             "prost decodes only into generated types; user datasets are timed by the \
              prost-reflect row (DynamicMessage from the dataset's descriptor set)",
         ),
-        make: every_dataset!(Prost),
+        make: every_dataset!(builtin, "prost", Prost),
     }]
 }

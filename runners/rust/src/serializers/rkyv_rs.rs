@@ -33,7 +33,7 @@ macro_rules! touch_num {
         }
     )*};
 }
-touch_num!(i32, u32, i64);
+touch_num!(i32, u32, i64, u64);
 
 impl Touch for bool {
     #[inline]
@@ -42,13 +42,36 @@ impl Touch for bool {
     }
 }
 
-impl Touch for Gender {
-    #[inline]
-    fn touch(a: &Archived<Gender>) -> u64 {
-        match a {
-            ArchivedGender::Female => 0,
-            ArchivedGender::Male => 1,
+macro_rules! touch_float {
+    ($($t:ty),*) => {$(
+        impl Touch for $t {
+            #[inline]
+            fn touch(a: &Archived<$t>) -> u64 {
+                a.to_native().to_bits() as u64
+            }
         }
+    )*};
+}
+touch_float!(f32, f64);
+
+impl Touch for u8 {
+    #[inline]
+    fn touch(a: &u8) -> u64 {
+        *a as u64
+    }
+}
+
+impl Touch for Null {
+    #[inline]
+    fn touch(_: &Archived<Null>) -> u64 {
+        0
+    }
+}
+
+impl<T: Touch> Touch for Option<T> {
+    #[inline]
+    fn touch(a: &Archived<Option<T>>) -> u64 {
+        a.as_ref().map_or(0, |x| 1 + T::touch(x))
     }
 }
 
@@ -178,8 +201,9 @@ pub fn entries() -> Vec<Entry> {
             format: "rkyv",
             library: "rkyv",
             labels: &["binary", "schema-required", "copying-decode", "validated"],
-            user: Err(crate::registry::NOT_SELF_DESCRIBING),
-            make: every_dataset!(RkyvCodec::new(Mode::Full)),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(fixed, "rkyv", RkyvCodec::new(Mode::Full)),
         },
         Entry {
             name: "rkyv-access",
@@ -192,8 +216,9 @@ pub fn entries() -> Vec<Entry> {
                 "lazy-access",
                 "validated",
             ],
-            user: Err(crate::registry::NOT_SELF_DESCRIBING),
-            make: every_dataset!(RkyvCodec::new(Mode::Access)),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(fixed, "rkyv-access", RkyvCodec::new(Mode::Access)),
         },
         Entry {
             name: "rkyv-access-unvalidated",
@@ -207,8 +232,13 @@ pub fn entries() -> Vec<Entry> {
                 "unvalidated",
                 "unsafe-untrusted-input",
             ],
-            user: Err(crate::registry::NOT_SELF_DESCRIBING),
-            make: every_dataset!(RkyvCodec::new(Mode::AccessUnvalidated)),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(
+                fixed,
+                "rkyv-access-unvalidated",
+                RkyvCodec::new(Mode::AccessUnvalidated)
+            ),
         },
     ]
 }

@@ -41,12 +41,7 @@ pub trait SeedLayout: Serialize + DeserializeOwned + Borrowable {
     }
 }
 
-impl SeedLayout for Users {}
-impl SeedLayout for Test1 {}
-impl SeedLayout for Test2 {}
-impl SeedLayout for Dict {}
-impl SeedLayout for ClickMap {}
-impl SeedLayout for Logs {}
+// Every other message type's (default) impl is generated with the model.
 impl SeedLayout for V {}
 
 impl SeedLayout for Test3 {
@@ -211,7 +206,29 @@ pub fn entries() -> Vec<Entry> {
             name: "rmp-serde",
             format: "msgpack",
             library: "rmp-serde",
-            labels: &["binary", "schemaless", "positional", "copying-decode"],
+            labels: &[
+                "binary",
+                "schemaless",
+                "positional",
+                "copying-decode",
+                "generated",
+            ],
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "rmp-serde", RmpSeed::<false>),
+        },
+        Entry {
+            name: "rmp-serde-dynamic",
+            format: "msgpack",
+            library: "rmp-serde",
+            labels: &[
+                "binary",
+                "schemaless",
+                "positional",
+                "copying-decode",
+                "dynamic",
+            ],
+            typed: false,
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new(
                     "msgpack",
@@ -219,25 +236,48 @@ pub fn entries() -> Vec<Entry> {
                     beyond_64_bits,
                 ))
             }),
-            make: every_dataset!(RmpSeed::<false>),
+            make: crate::registry::user_only,
         },
         Entry {
             name: "rmp-serde-borrowed",
             format: "msgpack",
             library: "rmp-serde",
             labels: &["binary", "schemaless", "positional", "borrowed-strings"],
-            user: Err(crate::registry::BORROWED_ROW),
-            make: every_dataset!(RmpSeed::<true>),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "rmp-serde-borrowed", RmpSeed::<true>),
         },
         Entry {
             name: "rmp-serde-map",
             format: "msgpack",
             library: "rmp-serde",
-            labels: &["binary", "schemaless", "map-layout", "copying-decode"],
+            labels: &[
+                "binary",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "generated",
+            ],
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "rmp-serde-map", RmpMap),
+        },
+        Entry {
+            name: "rmp-serde-map-dynamic",
+            format: "msgpack",
+            library: "rmp-serde",
+            labels: &[
+                "binary",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "dynamic",
+            ],
+            typed: false,
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new("msgpack", RmpMap, beyond_64_bits))
             }),
-            make: every_dataset!(RmpMap),
+            make: crate::registry::user_only,
         },
     ]
 }

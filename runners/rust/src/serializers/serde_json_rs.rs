@@ -47,7 +47,29 @@ pub fn entries() -> Vec<Entry> {
             name: "serde_json",
             format: "json",
             library: "serde_json",
-            labels: &["text", "schemaless", "map-layout", "copying-decode"],
+            labels: &[
+                "text",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "generated",
+            ],
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "serde_json", SerdeJson::<false>),
+        },
+        Entry {
+            name: "serde_json-dynamic",
+            format: "json",
+            library: "serde_json",
+            labels: &[
+                "text",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "dynamic",
+            ],
+            typed: false,
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new(
                     "json",
@@ -55,15 +77,16 @@ pub fn entries() -> Vec<Entry> {
                     beyond_64_bits,
                 ))
             }),
-            make: every_dataset!(SerdeJson::<false>),
+            make: crate::registry::user_only,
         },
         Entry {
             name: "serde_json-borrowed",
             format: "json",
             library: "serde_json",
             labels: &["text", "schemaless", "map-layout", "borrowed-strings"],
-            user: Err(crate::registry::BORROWED_ROW),
-            make: every_dataset!(SerdeJson::<true>),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "serde_json-borrowed", SerdeJson::<true>),
         },
     ]
 }

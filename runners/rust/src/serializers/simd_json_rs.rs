@@ -59,7 +59,29 @@ pub fn entries() -> Vec<Entry> {
             name: "simd-json",
             format: "json",
             library: "simd-json",
-            labels: &["text", "schemaless", "map-layout", "copying-decode"],
+            labels: &[
+                "text",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "generated",
+            ],
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "simd-json", SimdJson::<false>::default()),
+        },
+        Entry {
+            name: "simd-json-dynamic",
+            format: "json",
+            library: "simd-json",
+            labels: &[
+                "text",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "dynamic",
+            ],
+            typed: false,
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new(
                     "json",
@@ -67,15 +89,16 @@ pub fn entries() -> Vec<Entry> {
                     beyond_64_bits,
                 ))
             }),
-            make: every_dataset!(SimdJson::<false>::default()),
+            make: crate::registry::user_only,
         },
         Entry {
             name: "simd-json-borrowed",
             format: "json",
             library: "simd-json",
             labels: &["text", "schemaless", "map-layout", "borrowed-strings"],
-            user: Err(crate::registry::BORROWED_ROW),
-            make: every_dataset!(SimdJson::<true>::default()),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "simd-json-borrowed", SimdJson::<true>::default()),
         },
     ]
 }

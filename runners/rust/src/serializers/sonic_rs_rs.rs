@@ -46,19 +46,42 @@ pub fn entries() -> Vec<Entry> {
             name: "sonic-rs",
             format: "json",
             library: "sonic-rs",
-            labels: &["text", "schemaless", "map-layout", "copying-decode"],
+            labels: &[
+                "text",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "generated",
+            ],
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "sonic-rs", SonicRs::<false>),
+        },
+        Entry {
+            name: "sonic-rs-dynamic",
+            format: "json",
+            library: "sonic-rs",
+            labels: &[
+                "text",
+                "schemaless",
+                "map-layout",
+                "copying-decode",
+                "dynamic",
+            ],
+            typed: false,
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new("json", SonicRs::<false>, beyond_64_bits))
             }),
-            make: every_dataset!(SonicRs::<false>),
+            make: crate::registry::user_only,
         },
         Entry {
             name: "sonic-rs-borrowed",
             format: "json",
             library: "sonic-rs",
             labels: &["text", "schemaless", "map-layout", "borrowed-strings"],
-            user: Err(crate::registry::BORROWED_ROW),
-            make: every_dataset!(SonicRs::<true>),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(serde, "sonic-rs-borrowed", SonicRs::<true>),
         },
     ]
 }

@@ -33,7 +33,8 @@ pub fn entries() -> Vec<Entry> {
         format: "speedy",
         library: "speedy",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
-        user: Err(crate::registry::NOT_SELF_DESCRIBING),
-        make: every_dataset!(Speedy),
+        typed: true,
+        user: Err(crate::registry::TYPED_ROW),
+        make: every_dataset!(fixed, "speedy", Speedy),
     }]
 }

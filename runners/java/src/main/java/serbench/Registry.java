@@ -10,9 +10,12 @@ import serbench.lib.ForySerializer;
 import serbench.lib.HandwrittenSerializer;
 import serbench.lib.JacksonSerializer;
 import serbench.lib.JavaSerialization;
+import serbench.lib.Kryo3Serializer;
 import serbench.lib.KryoSerializer;
+import serbench.lib.Msgpack06Serializer;
 import serbench.lib.MsgpackCoreSerializer;
 import serbench.lib.NoopSerializer;
+import serbench.lib.Protobuf2Serializer;
 import serbench.lib.ProtobufDynamicSerializer;
 import serbench.lib.ProtobufSerializer;
 import serbench.lib.ThriftSerializer;
@@ -29,10 +32,15 @@ public final class Registry {
           KryoSerializer.registered(),
           KryoSerializer.unregistered(),
           KryoSerializer.deflate(),
+          Kryo3Serializer.registered(),
+          Kryo3Serializer.unregistered(),
+          Kryo3Serializer.deflate(),
           new ForySerializer(),
           new ProtobufSerializer(),
           new ProtobufDynamicSerializer(),
+          new Protobuf2Serializer(),
           new MsgpackCoreSerializer(),
+          new Msgpack06Serializer(),
           JacksonSerializer.msgpack(),
           JacksonSerializer.json(),
           JacksonSerializer.cbor(),

@@ -110,6 +110,14 @@ class SizesTest {
     assertEquals(383, encodedSize("msgpack-core", d));
   }
 
+  /** The seed's own library versions write the seed's published sizes. */
+  @Test
+  void s1SizesInTheSeedsVersions() throws Exception {
+    Dataset d = s1(Files.createTempDirectory("serbench"));
+    assertEquals(560, encodedSize("protobuf@2.6.1", d));
+    assertEquals(383, encodedSize("msgpack@0.6.12", d));
+  }
+
   @Test
   void s2SizesPerMessage() throws Exception {
     Path dir = Files.createTempDirectory("serbench");
@@ -119,6 +127,7 @@ class SizesTest {
     for (int t = 1; t <= 4; t++) {
       Dataset d = s2(dir, t, n);
       assertEquals(pb[t - 1] * n, encodedSize("protobuf", d), "protobuf Test" + t);
+      assertEquals(pb[t - 1] * n, encodedSize("protobuf@2.6.1", d), "protobuf@2.6.1 Test" + t);
       assertEquals(mp[t - 1] * n, encodedSize("msgpack-core", d), "msgpack-core Test" + t);
     }
   }

@@ -1,0 +1,4 @@
+"""serbench's Python runner: Python serializers behind the runner protocol
+(docs/runner-protocol.md), knowing nothing of the orchestrator but the protocol."""
+
+PROTOCOL_VERSION = 2

@@ -1,1 +1,0 @@
-"""The Python runner: times Python serializer libraries per docs/runner-protocol.md."""
