@@ -72,17 +72,7 @@ def test_builtin_schema_compiles(builtins: Path, family: str, kind: str) -> None
     compiles(path)
 
 
-# The Rust runner's Avro rows still embed datasets/*/*.avsc (include_str! in
-# src/serializers/apache_avro_rs.rs) instead of the generated ones: strict, so this fails as
-# soon as they are gone, and the mark goes with them.
-_AVSC_KEPT = pytest.mark.xfail(
-    strict=True, reason="runners/rust/src/serializers/apache_avro_rs.rs reads datasets/*/*.avsc"
-)
-
-
-@pytest.mark.parametrize(
-    "kind", [pytest.param(k, marks=_AVSC_KEPT) if k == "avsc" else k for k in KINDS]
-)
+@pytest.mark.parametrize("kind", KINDS)
 def test_builtin_folders_hold_no_schema(kind: str) -> None:
     """types.json is the one hand-written definition of a built-in dataset."""
     assert not sorted(DATASETS_DIR.glob(f"*/*.{kind}"))

@@ -33,6 +33,7 @@ fn main() {
     footprint_crates(&root, &out);
     let schemas = schemas_dir(&root);
     protos(&schemas);
+    avscs(&schemas, &out);
     capnps(&schemas, &out);
     flatbuffers(&root, &schemas, &out);
 }
@@ -173,6 +174,17 @@ fn protos(schemas: &Path) {
         .protoc_executable(PROTOC)
         .compile_protos(&files, &includes)
         .expect("prost-build (needs protoc)");
+}
+
+/// The .avsc files, copied into OUT_DIR for apache-avro's rows to embed (`include_str!`).
+fn avscs(schemas: &Path, out: &Path) {
+    for (d, f) in DATASETS {
+        let dir = out.join("avsc").join(d);
+        fs::create_dir_all(&dir).unwrap();
+        let name = format!("{f}.avsc");
+        fs::copy(schemas.join(d).join(&name), dir.join(&name))
+            .unwrap_or_else(|e| panic!("{d}/{name}: {e}"));
+    }
 }
 
 fn capnps(schemas: &Path, out: &Path) {

@@ -178,7 +178,7 @@ macro_rules! avro_schema {
         static S: OnceLock<Schemas> = OnceLock::new();
         S.get_or_init(|| {
             parse(
-                include_str!(concat!("../../../../datasets/", $file)),
+                include_str!(concat!(env!("OUT_DIR"), "/avsc/", $file)),
                 $index,
             )
         })
