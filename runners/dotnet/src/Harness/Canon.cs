@@ -2,9 +2,7 @@ using System;
 using System.Collections;
 using System.Collections.Generic;
 using System.Globalization;
-using System.Linq.Expressions;
 using System.Numerics;
-using System.Reflection;
 using System.Text;
 using Newtonsoft.Json.Linq;
 
@@ -75,27 +73,10 @@ namespace Serbench.Harness
             return (u.Ticks - Datasets.Epoch.Ticks) / TimeSpan.TicksPerMillisecond;
         }
 
-        sealed class Getter
-        {
-            public string Name;
-            public Func<object, object> Get;
-        }
-
-        static readonly Dictionary<Type, Getter[]> Props = new Dictionary<Type, Getter[]>();
-
-        /// <summary>The public properties of a record type as compiled getters (reflection's GetValue is slow on Mono).</summary>
-        static Getter[] GettersOf(Type type)
-        {
-            var getters = new List<Getter>();
-            foreach (PropertyInfo p in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
-            {
-                ParameterExpression o = Expression.Parameter(typeof(object), "o");
-                Expression body = Expression.Convert(Expression.Property(Expression.Convert(o, type), p), typeof(object));
-                getters.Add(new Getter { Name = p.Name, Get = Expression.Lambda<Func<object, object>>(body, o).Compile() });
-            }
-            return getters.ToArray();
-        }
-
+        /// <summary>
+        /// A value of an `any` field as a library decoded it (Canon's form, or the .NET types a
+        /// serializer brings back: other integer widths, DateTime, any IDictionary or IList).
+        /// </summary>
         public static object OfNative(object o)
         {
             if (o == null || o is string || o is bool || o is double || o is byte[])
@@ -110,11 +91,6 @@ namespace Serbench.Harness
                 return Millis((DateTime)o);
             if (o is JToken)
                 return OfJson((JToken)o);
-            if (o is KeyValuePair<string, string>)
-            {
-                var kv = (KeyValuePair<string, string>)o;
-                return new Dictionary<string, object> { { "key", kv.Key }, { "value", kv.Value } };
-            }
             var dict = o as IDictionary;
             if (dict != null)
             {
@@ -131,17 +107,7 @@ namespace Serbench.Harness
                     list.Add(OfNative(e));
                 return list;
             }
-            Type type = o.GetType();
-            Getter[] props;
-            lock (Props)
-            {
-                if (!Props.TryGetValue(type, out props))
-                    Props[type] = props = GettersOf(type);
-            }
-            var rec = new Dictionary<string, object>();
-            foreach (Getter p in props)
-                rec[p.Name] = OfNative(p.Get(o));
-            return rec;
+            return o; // no Canon form: the check shows its type
         }
 
         /// <summary>A user dataset's value with its declared type applied (UserTypes).</summary>

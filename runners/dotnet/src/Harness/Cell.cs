@@ -75,9 +75,7 @@ namespace Serbench.Harness
                     throw new NotApplicableException(ser.Name + ": the encoded stream of " + loaded.Count + " messages does not fit one .NET buffer (2 GiB): " + Short(e));
                 }
             }
-            Func<object, object> canonical = Canon.OfNative;
-            if (spec.User)
-                canonical = m => spec.Types.Canonical((JToken)m, spec.TypeExpr);
+            Func<object, object> canonical = spec.Canonical;
             string detail = Check(work, encoded, expected, expectedCount, decodeFrom != null, canonical);
             bool ok = detail == null;
             if (ok)

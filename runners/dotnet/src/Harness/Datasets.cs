@@ -3,7 +3,6 @@ using System.Collections.Generic;
 using System.IO;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
-using Serbench.Model;
 
 namespace Serbench.Harness
 {
@@ -11,10 +10,12 @@ namespace Serbench.Harness
     public sealed class DatasetSpec
     {
         public string Name;
-        public bool Stream;
+        public bool Stream; // set from the file's framing when it is loaded
         public bool User;
         public Type RootType;
         public Func<object, object> Build; // generic item (Canon form; a JToken for user datasets) -> native
+        public Func<object, object> Canonical; // a decoded message -> Canon form, for the check
+        public TypedMessage Typed; // the generated model; null for a user dataset's generic tree
         public UserTypes Types; // user datasets only
         public string TypeExpr; // user datasets only: the message's type
     }
@@ -30,40 +31,18 @@ namespace Serbench.Harness
 
     public static class Datasets
     {
-        public static readonly string[] Names =
+        /// <summary>The built-in datasets: those the generated model has a message for.</summary>
+        public static IEnumerable<string> Names
         {
-            "android-users", "pb-vs-msgpack-test1", "pb-vs-msgpack-test2", "pb-vs-msgpack-test3",
-            "pb-vs-msgpack-test4", "one-mb-dict", "click-maps", "log-records",
-        };
+            get { return TypedModels.BuiltinNames; }
+        }
 
         public static DatasetSpec Builtin(string name)
         {
-            switch (name)
-            {
-                case "android-users":
-                    return Spec(name, false, typeof(List<SampleData>), t => ListOf(t, SampleData));
-                case "pb-vs-msgpack-test1":
-                    return Spec(name, true, typeof(Test1), t => Test1(t));
-                case "pb-vs-msgpack-test2":
-                    return Spec(name, true, typeof(Test2), t => Test2(t));
-                case "pb-vs-msgpack-test3":
-                    return Spec(name, true, typeof(Test3), t => Test3(t));
-                case "pb-vs-msgpack-test4":
-                    return Spec(name, true, typeof(Test4), t => new Test4 { t1 = Test1(F(t, "t1")), t2 = Test2(F(t, "t2")), t3 = Test3(F(t, "t3")) });
-                case "one-mb-dict":
-                    return Spec(name, false, typeof(Dictionary<string, string>), t => MapOf(t, v => (string)v));
-                case "click-maps":
-                    return Spec(name, true, typeof(ClickMap), t => ClickMap(t));
-                case "log-records":
-                    return Spec(name, false, typeof(List<TestClass>), t => ListOf(t, TestClass));
-                default:
-                    return null;
-            }
-        }
-
-        static DatasetSpec Spec(string name, bool stream, Type root, Func<object, object> build)
-        {
-            return new DatasetSpec { Name = name, Stream = stream, RootType = root, Build = build };
+            TypedMessage m = TypedModels.Builtin(name);
+            if (m == null)
+                return null;
+            return new DatasetSpec { Name = name, Typed = m, RootType = m.Root, Build = m.FromCanon, Canonical = m.ToCanon };
         }
 
         /// <summary>Parses a file the way every canonical file must be read: no date guessing.</summary>
@@ -140,6 +119,7 @@ namespace Serbench.Harness
                 return NonEmpty(loaded, path);
             }
             Dictionary<string, object> g = ReadGeneric(path);
+            spec.Stream = g["framing"] as string == "stream";
             Check(spec, path, g["format"] as string, g["name"] as string, g["framing"] as string);
             var result = new Loaded { Spec = spec, Count = (int)(long)g["count"] };
             foreach (object item in (List<object>)g["items"])
@@ -189,95 +169,6 @@ namespace Serbench.Harness
             return (List<object>)g["items"];
         }
 
-        static Dictionary<string, object> F(object t, string field)
-        {
-            return (Dictionary<string, object>)((Dictionary<string, object>)t)[field];
-        }
-
-        static object V(object t, string field)
-        {
-            return ((Dictionary<string, object>)t)[field];
-        }
-
-        static int I(object t, string field)
-        {
-            return checked((int)(long)V(t, field));
-        }
-
-        static List<T> ListOf<T>(object t, Func<object, T> element)
-        {
-            var items = (List<object>)t;
-            var list = new List<T>(items.Count);
-            foreach (object e in items)
-                list.Add(element(e));
-            return list;
-        }
-
-        static Dictionary<string, T> MapOf<T>(object t, Func<object, T> value)
-        {
-            var map = new Dictionary<string, T>();
-            foreach (KeyValuePair<string, object> p in (Dictionary<string, object>)t)
-                map.Add(p.Key, value(p.Value));
-            return map;
-        }
-
-        static SampleData SampleData(object t)
-        {
-            return new SampleData
-            {
-                id = (long)V(t, "id"),
-                name = (string)V(t, "name"),
-                age = I(t, "age"),
-                gender = (Gender)I(t, "gender"),
-                isMegane = (bool)V(t, "isMegane"),
-            };
-        }
-
-        static Test1 Test1(object t)
-        {
-            return new Test1 { a = checked((uint)(long)V(t, "a")), b = checked((uint)(long)V(t, "b")) };
-        }
-
-        static Test2 Test2(object t)
-        {
-            return new Test2 { a = I(t, "a"), b = I(t, "b") };
-        }
-
-        static Test3 Test3(object t)
-        {
-            return new Test3 { s = (string)V(t, "s") };
-        }
-
-        static ClickMap ClickMap(object t)
-        {
-            return new ClickMap
-            {
-                url = (string)V(t, "url"),
-                day = (string)V(t, "day"),
-                viewport = new Viewport { width = I(F(t, "viewport"), "width"), height = I(F(t, "viewport"), "height") },
-                clicks = MapOf(V(t, "clicks"), c => new Click
-                {
-                    x = I(c, "x"),
-                    y = I(c, "y"),
-                    count = I(c, "count"),
-                    lastClick = (long)V(c, "lastClick"),
-                    selector = (string)V(c, "selector"),
-                }),
-            };
-        }
-
         public static readonly DateTime Epoch = new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc);
-
-        static TestClass TestClass(object t)
-        {
-            return new TestClass
-            {
-                MyProperty1 = (string)V(t, "MyProperty1"),
-                MyProperty2 = I(t, "MyProperty2"),
-                MyProperty3 = Epoch.AddMilliseconds((long)V(t, "MyProperty3")),
-                MyProperty4 = (bool)V(t, "MyProperty4"),
-                MyProperty5 = ListOf(V(t, "MyProperty5"), p => new KeyValuePair<string, string>((string)V(p, "key"), (string)V(p, "value"))),
-            };
-        }
     }
 }

@@ -28,16 +28,19 @@ namespace Serbench.Harness
             get { return new string[0]; }
         }
 
-        /// <summary>Why a built-in dataset cannot be represented, or null.</summary>
-        public virtual string NotApplicable(string dataset)
+        /// <summary>Why a dataset's generated model cannot be represented, or null.</summary>
+        public virtual string NotApplicable(DatasetSpec spec)
         {
             return null;
         }
 
-        /// <summary>Why user datasets cannot be taken at all, or null when they can.</summary>
-        public virtual string UserDatasets
+        /// <summary>
+        /// Whether user datasets come as the generic value tree (a JToken) rather than as the
+        /// classes generated from their types (build/generated).
+        /// </summary>
+        public virtual bool GenericTree
         {
-            get { return "no generic value tree for this library (it serializes declared .NET types only)"; }
+            get { return false; }
         }
 
         /// <summary>A codec for one dataset, built outside timing; throws NotApplicableException.</summary>

@@ -128,8 +128,6 @@ namespace Serbench.Harness
             bool user = (string)dataset["kind"] == "user";
             if (user)
             {
-                if (ser.UserDatasets != null)
-                    return Cell.Failed(cellId, "not_applicable", "not_applicable", ser.Name + ": " + ser.UserDatasets);
                 try
                 {
                     spec = UserTypes.Spec(dataset);
@@ -138,16 +136,23 @@ namespace Serbench.Harness
                 {
                     return Cell.Failed(cellId, "error", "bad_data", Cell.Short(e));
                 }
+                if (!ser.GenericTree)
+                {
+                    TypedMessage typed = TypedModels.User(dsName, (string)dataset["types"]);
+                    if (typed == null)
+                        return Cell.Failed(cellId, "not_applicable", "not_applicable", ser.Name + ": " + TypedModels.NotBuilt);
+                    spec = TypedModels.UserSpec(spec, typed);
+                }
             }
             else
             {
                 spec = Datasets.Builtin(dsName);
                 if (spec == null)
                     return Cell.Failed(cellId, "error", "unknown_dataset", "unknown dataset " + JsonConvert.ToString(dsName) + "; valid: " + string.Join(", ", Datasets.Names));
-                string why = ser.NotApplicable(dsName);
-                if (why != null)
-                    return Cell.Failed(cellId, "not_applicable", "not_applicable", why);
             }
+            string why = spec.Typed != null ? ser.NotApplicable(spec) : null;
+            if (why != null)
+                return Cell.Failed(cellId, "not_applicable", "not_applicable", why);
             try
             {
                 Cell cell = Cell.Prepare(cellId, ser, spec, dataset, operations, (string)cmd["dump_path"], (string)cmd["decode_from"], keepCheck);

@@ -30,6 +30,7 @@ namespace Serbench.Harness
                 throw new FormatException("types file names no message type for " + dataset["name"]);
             var spec = new DatasetSpec { Name = (string)dataset["name"], User = true, Types = types, TypeExpr = expr, RootType = typeof(JToken) };
             spec.Build = t => types.Native((JToken)t, expr, "$");
+            spec.Canonical = m => types.Canonical((JToken)m, expr);
             JObject head = Datasets.ReadJson((string)dataset["data"]);
             spec.Stream = (string)head["framing"] == "stream";
             return spec;

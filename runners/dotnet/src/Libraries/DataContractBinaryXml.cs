@@ -17,7 +17,7 @@ namespace Serbench.Libraries
 
         public override Codec Bind(DatasetSpec spec)
         {
-            return BinaryXml.Codec(new DataContractSerializer(spec.RootType));
+            return BinaryXml.Codec(new DataContractSerializer(spec.RootType, spec.Typed.KnownTypes));
         }
     }
 }

@@ -12,19 +12,9 @@ namespace Serbench.Libraries
         public override string Version { get { return Describe.PlatformVersion(typeof(DataContractJsonSerializer)); } }
         public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
 
-        /// <summary>Why user datasets are not applicable (shared with the binary sibling).</summary>
-        public const string NoUserDatasets =
-            "DataContractJsonSerializer has no generic value tree: a Dictionary<string, object> / List<object> graph needs every runtime type "
-            + "declared as a known type, and it writes such maps as Key/Value arrays with \"__type\" hints, not the user's JSON; use json.net for user data";
-
-        public override string UserDatasets
-        {
-            get { return NoUserDatasets; }
-        }
-
         public override Codec Bind(DatasetSpec spec)
         {
-            var d = new DataContractJsonSerializer(spec.RootType);
+            var d = new DataContractJsonSerializer(spec.RootType, spec.Typed.KnownTypes);
             return new StreamCodec((o, s) => d.WriteObject(s, o), s => d.ReadObject(s));
         }
     }

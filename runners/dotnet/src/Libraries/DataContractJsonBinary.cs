@@ -17,14 +17,9 @@ namespace Serbench.Libraries
         public override string Version { get { return Describe.PlatformVersion(typeof(DataContractJsonSerializer)); } }
         public override string[] Labels { get { return new[] { "binary", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
 
-        public override string UserDatasets
-        {
-            get { return DataContractJson.NoUserDatasets; }
-        }
-
         public override Codec Bind(DatasetSpec spec)
         {
-            return BinaryXml.Codec(new DataContractJsonSerializer(spec.RootType));
+            return BinaryXml.Codec(new DataContractJsonSerializer(spec.RootType, spec.Typed.KnownTypes));
         }
     }
 }

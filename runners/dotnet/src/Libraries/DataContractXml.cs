@@ -14,7 +14,7 @@ namespace Serbench.Libraries
 
         public override Codec Bind(DatasetSpec spec)
         {
-            var d = new DataContractSerializer(spec.RootType);
+            var d = new DataContractSerializer(spec.RootType, spec.Typed.KnownTypes);
             return new StreamCodec((o, s) => d.WriteObject(s, o), s => d.ReadObject(s));
         }
     }

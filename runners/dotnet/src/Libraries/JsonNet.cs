@@ -22,7 +22,7 @@ namespace Serbench.Libraries
         public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
         public override string[] Assemblies { get { return new[] { typeof(JsonConvert).Assembly.Location }; } }
 
-        public override string UserDatasets { get { return null; } }
+        public override bool GenericTree { get { return true; } }
 
         public override Codec Bind(DatasetSpec spec)
         {

@@ -19,9 +19,14 @@ namespace Serbench.Libraries
         public override string Version { get { return Describe.PlatformVersion(typeof(Buffer)); } }
         public override string[] Labels { get { return new[] { "baseline" }; } }
 
+        public override string NotApplicable(DatasetSpec spec)
+        {
+            return spec.Typed.HandwrittenNotApplicable;
+        }
+
         public override Codec Bind(DatasetSpec spec)
         {
-            return new MemcpyCodec(new HandwrittenCodec(spec.Name));
+            return new MemcpyCodec(new HandwrittenCodec(spec.Typed));
         }
 
         sealed class ByReference : IEqualityComparer<object>

@@ -13,7 +13,7 @@ namespace Serbench.Libraries
         public override string Version { get { return "1"; } }
         public override string[] Labels { get { return new[] { "baseline" }; } }
 
-        public override string UserDatasets { get { return null; } }
+        public override bool GenericTree { get { return true; } }
 
         public override Codec Bind(DatasetSpec spec)
         {
