@@ -36,12 +36,18 @@ from serbench.stats import PRECISION_TARGET
 STAND_INS: dict[str, list[str]] = {
     "Java Serializable": ["java-serialization", "pickle"],
     "Parcelable (hand-written)": ["handwritten"],
-    "MessagePack": ["msgpack-core", "msgpack-positional", "msgpack"],
+    "MessagePack": [
+        "msgpack-core",
+        "msgpack-positional",
+        "msgpack",
+        "msgpack-c-positional",
+        "msgpack-c",
+    ],
     "MessagePack (zero-copy)": ["msgpack-zerocopy"],
     "Protocol Buffers": ["protobuf"],
     "Kryo": ["kryo-unregistered", "kryo"],
     "Kryo + Deflate": ["kryo-deflate"],
-    "JSON": ["jackson-json", "orjson", "json", "nlohmann-json"],
+    "JSON": ["jackson-json", "orjson", "json", "nlohmann-json", "nsjsonserialization"],
     "BSON": ["bson", "libbson"],
     "XML": ["jackson-xml"],
     "platform binary": ["java-serialization", "pickle", "boost-binary", "binaryformatter"],
@@ -169,7 +175,10 @@ SCENARIOS: dict[str, Published] = {
         ["one-mb-dict"],
         ["serializer", "encode s", "decode s"],
         [("JSON", "0.032196", "0.022391"), ("MessagePack", "0.009353", "0.021298")],
-        "wall time per operation",
+        "wall time per operation; objc rows: the seed's API, NSJSONSerialization, in GNUstep "
+        "Base's implementation, not Apple's (GNU runtime, gcc, Linux; it reads every JSON number "
+        "as a double and writes a space after ':'), and msgpack-c's C API from Foundation "
+        "objects, the C library MessagePack for Objective-C wraps",
     ),
     "S4": Published(
         "S4",
