@@ -45,6 +45,7 @@ run(join(bin, "pbjs"), [
   "-w",
   "es6",
   "--es6",
+  "--keep-case",
   "--no-comments",
   "--no-verify",
   "--no-convert",

@@ -1,5 +1,6 @@
 // Datasets: canonical files, the language-neutral types (types.json), native JavaScript
 // values built from them, and the deep comparison every decode is checked with.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DATASETS_DIR } from "./paths.js";
@@ -26,7 +27,11 @@ export type TypeDef = RecordDef | EnumDef;
 export interface Types {
   message: string;
   types: Record<string, TypeDef>;
+  /** sha256 of the types file: which generated typed model (src/gen/model) fits it. */
+  fingerprint: string;
 }
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** A dataset as a serializer sees it. */
 export interface Dataset {
@@ -47,14 +52,16 @@ export interface Loaded {
 }
 
 export function builtinTypes(name: string): Types {
-  const raw = JSON.parse(readFileSync(join(DATASETS_DIR, BUILTIN[name], "types.json"), "utf8"));
+  const text = readFileSync(join(DATASETS_DIR, BUILTIN[name], "types.json"), "utf8");
+  const raw = JSON.parse(text);
   const message = typeof raw.message === "string" ? raw.message : raw.message[name];
-  return { message, types: raw.types };
+  return { message, types: raw.types, fingerprint: sha256(text) };
 }
 
 export function userTypes(path: string): Types {
-  const raw = JSON.parse(readFileSync(path, "utf8"));
-  return { message: raw.message, types: raw.types ?? {} };
+  const text = readFileSync(path, "utf8");
+  const raw = JSON.parse(text);
+  return { message: raw.message, types: raw.types ?? {}, fingerprint: sha256(text) };
 }
 
 // ---- types -------------------------------------------------------------------------

@@ -38,7 +38,15 @@ function dataset(name: string, id: string, score: string) {
 
 test("int64 beyond 2^53 stays exact (BigInt) or is not applicable with its path", () => {
   const ref = dataset("user-big", "9007199254740993", '"NaN"');
-  for (const ser of ["v8", "msgpackr", "msgpack-js", "bson", "protobufjs-reflect"])
+  for (const ser of [
+    "v8",
+    "msgpackr",
+    "msgpack-js",
+    "bson",
+    "protobufjs-reflect",
+    "protobufjs",
+    "handwritten",
+  ])
     assert.equal(statusOf(ser, ref), "ok", ser);
   assert.match(statusOf("json", ref), /^not_applicable: json: 9007199254740993 .* at \$\.id$/);
   assert.match(statusOf("avsc", ref), /^not_applicable: avsc: 9007199254740993 .* at \$\.id$/);
@@ -83,6 +91,7 @@ function edgeDataset() {
     schemas: {
       proto: { path: join(fixtures, "edge.proto"), message: "Edge" },
       avsc: { path: join(fixtures, "edge.avsc") },
+      fbs: { path: join(fixtures, "edge.fbs"), root: "Edge" },
     },
   };
 }
@@ -137,4 +146,17 @@ test("bson: a key holding U+0000 is not applicable with its path", () => {
     [{ m: { ok: 1, "a\u0000": 2 } }],
   );
   assert.equal(statusOf("bson", ref), 'not_applicable: bson: key with NUL at $.m["a\\u0000"]');
+});
+
+test("typed rows on types the build has not seen say how to build their model", () => {
+  const ref = userData("unbuilt", { message: "R", types: { R: { record: [["q", "int32"]] } } }, [
+    { q: 1 },
+  ]);
+  for (const ser of ["handwritten", "protobufjs", "flatbuffers"])
+    assert.equal(
+      statusOf(ser, ref),
+      "not_applicable: typed model not built for this dataset's types: run `serbench build -r node`",
+      ser,
+    );
+  assert.equal(statusOf("msgpackr", ref), "ok");
 });

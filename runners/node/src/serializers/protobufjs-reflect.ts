@@ -7,7 +7,8 @@ import protobuf from "protobufjs";
 import { BUILTIN, messageShape, type Dataset, type Shape } from "../model.js";
 import { SCHEMAS_DIR } from "../paths.js";
 import { NotApplicable, type Codec } from "./base.js";
-import { builtinCodecs, fromLong, type Type } from "./protobufjs.js";
+import { fromLong, type PbType } from "../typed/glue.js";
+import { protobufCodec } from "../typed/protobuf.js";
 
 const ident = (name: string) => {
   const s = name.replace(/[^A-Za-z0-9_]/g, "_");
@@ -18,25 +19,20 @@ function load(path: string): protobuf.Root {
   return new protobuf.Root().loadSync(path, { keepCase: true });
 }
 
-let builtins: Record<string, () => Codec> | null = null;
+const roots = new Map<string, protobuf.Root>();
 
-function builtinCodec(name: string): Codec {
-  if (!builtins) {
-    const roots = new Map<string, protobuf.Root>();
-    builtins = builtinCodecs((pkg) => {
-      const dir = pkg.replace(/_/g, "-");
-      let root = roots.get(dir);
-      if (!root) {
-        root = load(join(SCHEMAS_DIR, dir, `${pkg}.proto`));
-        roots.set(dir, root);
-      }
-      const ns = root.lookup(`serbench.${pkg}`) as protobuf.Namespace;
-      return Object.fromEntries(
-        ns.nestedArray.filter((t) => t instanceof protobuf.Type).map((t) => [t.name, t]),
-      ) as unknown as Record<string, Type>;
-    });
+/** Built-ins: the reflected types of the dataset's .proto, by message name. */
+function reflected(pkg: string): Record<string, PbType> {
+  const dir = pkg.replace(/_/g, "-");
+  let root = roots.get(dir);
+  if (!root) {
+    root = load(join(SCHEMAS_DIR, dir, `${pkg}.proto`));
+    roots.set(dir, root);
   }
-  return builtins[name]();
+  const ns = root.lookup(`serbench.${pkg}`) as protobuf.Namespace;
+  return Object.fromEntries(
+    ns.nestedArray.filter((t) => t instanceof protobuf.Type).map((t) => [t.name, t]),
+  ) as unknown as Record<string, PbType>;
 }
 
 /** Native value -> a plain object protobufjs's fromObject takes, along the shape. */
@@ -130,5 +126,5 @@ function userCodec(ds: Dataset): Codec {
 export function protobufReflect(ds: Dataset): Codec {
   if (ds.kind === "user") return userCodec(ds);
   if (!(ds.name in BUILTIN)) throw new NotApplicable(`no .proto for ${ds.name}`);
-  return builtinCodec(ds.name);
+  return protobufCodec(ds, (pkg) => reflected(pkg));
 }
