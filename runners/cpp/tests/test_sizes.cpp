@@ -17,8 +17,8 @@ void expect(bool ok, const std::string& what) {
   if (!ok) ++failures;
 }
 
-AndroidUsers s1() {
-  AndroidUsers v;
+SampleList s1() {
+  SampleList v;
   for (int i = 0; i < 30; ++i)
     v.push_back({i, "user " + std::to_string(i), (i * 7) % 50,
                  i % 3 ? Gender::Male : Gender::Female, i % 2 == 0});
@@ -40,8 +40,8 @@ ClickMap clickmap() {
   m.clicks["5,6"] = {5, 6, 1, 1394156093000, "a"};
   return m;
 }
-LogRecords logs() {
-  LogRecords v;
+TestClassList logs() {
+  TestClassList v;
   for (int i = 1; i <= 50; ++i) {
     TestClass t{"hoge" + std::to_string(i),
                 i,
@@ -106,21 +106,21 @@ int main() {
   expect(encoded_size("protobuf", DatasetId::AndroidUsers, s1(), false) == 560,
          "S1 protobuf 560 B");
   expect(encoded_size("msgpack", DatasetId::AndroidUsers, s1(), false) == 383, "S1 msgpack 383 B");
-  expect(encoded_size("protobuf", DatasetId::Test1, Test1{1, 2}, true) == 5,
+  expect(encoded_size("protobuf", DatasetId::PbVsMsgpackTest1, Test1{1, 2}, true) == 5,
          "S2 Test1 protobuf 5 B/msg");
-  expect(encoded_size("msgpack", DatasetId::Test1, Test1{1, 2}, true) == 3,
+  expect(encoded_size("msgpack", DatasetId::PbVsMsgpackTest1, Test1{1, 2}, true) == 3,
          "S2 Test1 msgpack 3 B/msg");
-  expect(encoded_size("protobuf", DatasetId::Test2, Test2{-1, -2}, true) == 23,
+  expect(encoded_size("protobuf", DatasetId::PbVsMsgpackTest2, Test2{-1, -2}, true) == 23,
          "S2 Test2 protobuf 23 B/msg");
-  expect(encoded_size("msgpack", DatasetId::Test2, Test2{-1, -2}, true) == 3,
+  expect(encoded_size("msgpack", DatasetId::PbVsMsgpackTest2, Test2{-1, -2}, true) == 3,
          "S2 Test2 msgpack 3 B/msg");
-  expect(encoded_size("protobuf", DatasetId::Test3, t3(), true) == 8197,
+  expect(encoded_size("protobuf", DatasetId::PbVsMsgpackTest3, t3(), true) == 8197,
          "S2 Test3 protobuf 8197 B/msg");
-  expect(encoded_size("msgpack", DatasetId::Test3, t3(), true) == 8195,
+  expect(encoded_size("msgpack", DatasetId::PbVsMsgpackTest3, t3(), true) == 8195,
          "S2 Test3 msgpack 8195 B/msg");
-  expect(encoded_size("protobuf", DatasetId::Test4, t4(), true) == 8230,
+  expect(encoded_size("protobuf", DatasetId::PbVsMsgpackTest4, t4(), true) == 8230,
          "S2 Test4 protobuf 8230 B/msg");
-  expect(encoded_size("msgpack", DatasetId::Test4, t4(), true) == 8202,
+  expect(encoded_size("msgpack", DatasetId::PbVsMsgpackTest4, t4(), true) == 8202,
          "S2 Test4 msgpack 8202 B/msg");
 
   expect(parse_iso8601_ms("1999-12-12T00:00:00+00:00") == 944956800000LL, "ISO-8601 with offset");
@@ -139,10 +139,10 @@ int main() {
          "user JSON keeps big integers exact");
 
   roundtrip_all(DatasetId::AndroidUsers, s1());
-  roundtrip_all(DatasetId::Test1, Test1{1, 2});
-  roundtrip_all(DatasetId::Test2, Test2{-1, -2});
-  roundtrip_all(DatasetId::Test3, t3());
-  roundtrip_all(DatasetId::Test4, t4());
+  roundtrip_all(DatasetId::PbVsMsgpackTest1, Test1{1, 2});
+  roundtrip_all(DatasetId::PbVsMsgpackTest2, Test2{-1, -2});
+  roundtrip_all(DatasetId::PbVsMsgpackTest3, t3());
+  roundtrip_all(DatasetId::PbVsMsgpackTest4, t4());
   roundtrip_all(DatasetId::OneMbDict, dict());
   roundtrip_all(DatasetId::ClickMaps, clickmap());
   roundtrip_all(DatasetId::LogRecords, logs());

@@ -234,14 +234,14 @@ struct CellRunner {
 
 // Instantiated once, in cells.cpp (core library): the runner and the Google Benchmark
 // cross-check then execute the very same machine code for an operation's body.
-extern template struct CellRunner<AndroidUsers>;
+extern template struct CellRunner<SampleList>;
 extern template struct CellRunner<Test1>;
 extern template struct CellRunner<Test2>;
 extern template struct CellRunner<Test3>;
 extern template struct CellRunner<Test4>;
 extern template struct CellRunner<Dict>;
 extern template struct CellRunner<ClickMap>;
-extern template struct CellRunner<LogRecords>;
+extern template struct CellRunner<TestClassList>;
 extern template struct CellRunner<Value>;
 
 }  // namespace sb

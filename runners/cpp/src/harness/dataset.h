@@ -2,6 +2,7 @@
 // of the first difference.
 #pragma once
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -73,6 +74,8 @@ std::string show(const T& v) {
     os << static_cast<int64_t>(v);
   } else if constexpr (std::is_integral_v<T>) {
     os << +v;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    os << v;
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (v.size() > 40) {
       os << '"' << v.substr(0, 40) << "...\"(" << v.size() << " chars)";
@@ -104,6 +107,15 @@ std::optional<std::string> first_difference(const T& got, const T& want, const s
     for (const auto& kv : got)
       if (!want.count(kv.first)) return path + "[\"" + kv.first + "\"]: unexpected key";
     return std::nullopt;
+  } else if constexpr (is_optional<T>::value) {
+    if (got.has_value() != want.has_value())
+      return path + ": " + (got ? "a value" : "null") + " != " + (want ? "a value" : "null");
+    return got ? first_difference(*got, *want, path) : std::nullopt;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    // NaN equals NaN, -0.0 differs from 0.0 (as for the generic value tree)
+    if ((got == want && std::signbit(got) == std::signbit(want)) || (got != got && want != want))
+      return std::nullopt;
+    return path + ": " + show(got) + " != " + show(want);
   } else if constexpr (is_record_v<T>) {
     std::optional<std::string> diff;
     std::apply(

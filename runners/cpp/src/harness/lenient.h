@@ -46,20 +46,20 @@ inline int64_t parse_iso8601_ms(std::string_view s) {
   return ((days * 24 + h) * 60 + mi - offset_min) * 60000 + se * 1000 + ms;
 }
 
-// The symbols of the built-in enums (datasets/*/types.json), by ordinal.
-inline constexpr const char* kGenderSymbols[] = {"Female", "Male"};
-
-inline const char* enum_name(Gender g) {
-  auto i = static_cast<size_t>(g);
-  return i < std::size(kGenderSymbols) ? kGenderSymbols[i] : "";
+// Enum symbols by ordinal, from the generated model's enum_symbols.
+template <class E>
+const char* enum_name(E e) {
+  const auto& names = enum_symbols<E>::names;
+  auto i = static_cast<size_t>(e);
+  return i < std::size(names) ? names[i] : "";
 }
 
 template <class E>
 E enum_from_name(std::string_view s) {
-  static_assert(std::is_same_v<E, Gender>, "only Gender has symbols");
-  for (size_t i = 0; i < std::size(kGenderSymbols); ++i)
-    if (s == kGenderSymbols[i]) return static_cast<Gender>(i);
-  throw DecodeError("unknown Gender symbol " + std::string(s));
+  const auto& names = enum_symbols<E>::names;
+  for (size_t i = 0; i < std::size(names); ++i)
+    if (s == names[i]) return static_cast<E>(i);
+  throw DecodeError("unknown enum symbol " + std::string(s));
 }
 
 }  // namespace sb

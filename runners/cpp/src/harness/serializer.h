@@ -104,6 +104,9 @@ struct SerializerEntry {
   // user datasets (section 7): a codec of the generic value tree, or why there is none
   std::function<std::unique_ptr<CodecBase>()> make_user;
   std::string user_reason;  // empty: applicable
+  // user datasets in the generated typed model: a codec of kUserModels[i]'s message type
+  // (typed_user.h, typed_entry)
+  std::function<std::unique_ptr<CodecBase>(size_t)> make_typed_user;
 };
 
 std::vector<SerializerEntry>& registry();

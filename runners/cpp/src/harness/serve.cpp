@@ -16,6 +16,7 @@
 #include "compress.h"
 #include "dataset.h"
 #include "serializer.h"
+#include "typed_user.h"
 #include "user.h"
 
 namespace sb {
@@ -165,6 +166,33 @@ Prepared prepare_typed(std::unique_ptr<CodecBase> base, const PrepareRequest& q,
   return {out, std::move(cell)};
 }
 
+std::shared_ptr<UserTypes> user_types(const PrepareRequest& q) {
+  auto types = std::make_shared<UserTypes>();
+  try {
+    *types = load_user_types(q.dataset.raw.at("types").get<std::string>(), q.dataset.raw);
+  } catch (const std::exception& ex) {
+    throw PrepareFailure("error", "bad_data", std::string("cannot read types: ") + ex.what());
+  }
+  return types;
+}
+
+// A user dataset through the generated typed model (kUserModels).
+Prepared prepare_typed_user(const SerializerEntry& entry, const PrepareRequest& q) {
+  auto types = user_types(q);
+  std::string why;
+  size_t i = find_user_model(q.dataset.name, q.dataset.raw.at("types").get<std::string>(), why);
+  if (!why.empty()) throw PrepareFailure("not_applicable", "not_applicable", why);
+  return dispatch_user_model(i, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return prepare_typed<T>(
+        entry.make_typed_user(i), q,
+        [types](const std::string& path) {
+          return typed_dataset<T>(load_user_dataset(path, *types));
+        },
+        types);
+  });
+}
+
 Prepared prepare(const PrepareRequest& q) {
   const SerializerEntry* entry = nullptr;
   std::vector<std::string> names;
@@ -175,15 +203,11 @@ Prepared prepare(const PrepareRequest& q) {
   if (!entry)
     throw PrepareFailure("error", "unknown_serializer",
                          "unknown serializer '" + q.serializer + "'; valid: " + names_list(names));
+  if (q.dataset.kind == "user" && entry->make_typed_user) return prepare_typed_user(*entry, q);
   if (q.dataset.kind == "user") {
     std::string reason = entry->user_reason;
     if (!reason.empty()) throw PrepareFailure("not_applicable", "not_applicable", reason);
-    auto types = std::make_shared<UserTypes>();
-    try {
-      *types = load_user_types(q.dataset.raw.at("types").get<std::string>(), q.dataset.raw);
-    } catch (const std::exception& ex) {
-      throw PrepareFailure("error", "bad_data", std::string("cannot read types: ") + ex.what());
-    }
+    auto types = user_types(q);
     auto base = entry->make_user();
     auto* codec = dynamic_cast<Codec<Value>*>(base.get());
     if (!codec) throw PrepareFailure("error", "exception", "internal: no user codec");

@@ -1,6 +1,6 @@
 // `noop` (harness overhead) and `memcpy` (copy of pre-encoded bytes: the floor).
 #include "../harness/clock.h"
-#include "../harness/user.h"
+#include "../harness/typed_user.h"
 #include "handwritten.h"
 
 namespace sb {
@@ -104,9 +104,11 @@ SerializerEntry reg_memcpy() {
   e.meta = {"memcpy", "handwritten-binary", "libc memcpy", "1", {"baseline"}, 0};
   e.make = make<Memcpy>;
   e.reason = [](DatasetId) { return std::string(); };
-  e.user_reason =
-      "memcpy copies the hand-written encoding, which exists for the built-in types only "
-      "(noop gives the harness overhead on user datasets)";
+  e.make_typed_user = [](size_t i) {
+    return dispatch_user_model(i, [](auto tag) -> std::unique_ptr<CodecBase> {
+      return std::make_unique<Memcpy<typename decltype(tag)::type>>();
+    });
+  };
   return e;
 }
 }  // namespace sb

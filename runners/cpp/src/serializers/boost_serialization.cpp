@@ -10,6 +10,7 @@
 #include <istream>
 #include <ostream>
 
+#include "../harness/typed_user.h"
 #include "membuf.h"
 
 namespace boost::serialization {
@@ -28,33 +29,35 @@ template <class Archive>
 void serialize(Archive& ar, sb::Timestamp& t, unsigned version) {
   split_free(ar, t, version);
 }
+template <class Archive, class T>
+void save(Archive& ar, const std::optional<T>& o, unsigned) {
+  bool has = o.has_value();
+  ar << has;
+  if (has) ar << *o;
+}
+template <class Archive, class T>
+void load(Archive& ar, std::optional<T>& o, unsigned) {
+  bool has;
+  ar >> has;
+  o.reset();
+  if (has) ar >> o.emplace();
+}
+template <class Archive, class T>
+void serialize(Archive& ar, std::optional<T>& o, unsigned version) {
+  split_free(ar, o, version);
+}
+// Every record of the generated model, from its field list. Boost passes the version as a
+// version_type, so this overload is a better match than Boost's own template.
+template <class Archive, class T, std::enable_if_t<sb::is_record_v<T>, int> = 0>
+void serialize(Archive& ar, T& v, const version_type) {
+  sb::for_each_field(v, [&](const char*, auto& m) { ar& m; });
+}
 }  // namespace boost::serialization
 
 namespace sb {
-// One overload per record type (more specialised than Boost's own template), all from
-// the field lists.
-#define SB_BOOST_RECORD(T)                                   \
-  template <class Archive>                                   \
-  void serialize(Archive& ar, T& v, const unsigned) {        \
-    for_each_field(v, [&](const char*, auto& m) { ar& m; }); \
-  }
-SB_BOOST_RECORD(SampleData)
-SB_BOOST_RECORD(Test1)
-SB_BOOST_RECORD(Test2)
-SB_BOOST_RECORD(Test3)
-SB_BOOST_RECORD(Test4)
-SB_BOOST_RECORD(Viewport)
-SB_BOOST_RECORD(Click)
-SB_BOOST_RECORD(ClickMap)
-SB_BOOST_RECORD(Pair)
-SB_BOOST_RECORD(TestClass)
-
 namespace {
 constexpr unsigned kFlags = boost::archive::no_header;
 struct Impl {
-  static constexpr const char* no_user_data =
-      "Boost.Serialization serializes C++ types declared at compile time (a serialize() per "
-      "class); a user dataset's types are known only at run time";
   template <class T>
   void encode(const T& v, Bytes& out) {
     BytesOutBuf buf(out);
@@ -80,11 +83,11 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_boost_serialization() {
-  return make_entry<Impl>({"boost-serialization",
-                           "boost-binary-archive",
-                           "Boost.Serialization (binary archive)",
-                           version(),
-                           {"binary", "schema-required", "copying-decode"},
-                           lib_footprint({"libboost_serialization.so"})});
+  return typed_entry<Impl>({"boost-serialization",
+                            "boost-binary-archive",
+                            "Boost.Serialization (binary archive)",
+                            version(),
+                            {"binary", "schema-required", "copying-decode"},
+                            lib_footprint({"libboost_serialization.so"})});
 }
 }  // namespace sb

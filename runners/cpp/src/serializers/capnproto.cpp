@@ -28,7 +28,7 @@ uint64_t touch(capnp::Text::Reader t) {
 }
 
 // ---- native -> builder
-void build(cau::SampleList::Builder m, const AndroidUsers& v) {
+void build(cau::SampleList::Builder m, const SampleList& v) {
   auto l = m.initSampleData(static_cast<unsigned>(v.size()));
   for (unsigned i = 0; i < v.size(); ++i) {
     auto d = l[i];
@@ -62,7 +62,7 @@ void build(ccm::ClickMap::Builder m, const ClickMap& v) {
         b.setSelector(text(c.selector));
   }
 }
-void build(clr::TestClassList::Builder m, const LogRecords& v) {
+void build(clr::TestClassList::Builder m, const TestClassList& v) {
   auto l = m.initItems(static_cast<unsigned>(v.size()));
   for (unsigned i = 0; i < v.size(); ++i) {
     auto b = l[i];
@@ -76,7 +76,7 @@ void build(clr::TestClassList::Builder m, const LogRecords& v) {
 }
 
 // ---- reader -> native
-void read(cau::SampleList::Reader m, AndroidUsers& v) {
+void read(cau::SampleList::Reader m, SampleList& v) {
   v.clear();
   for (auto d : m.getSampleData())
     v.push_back({d.getId(), str(d.getName()), d.getAge(), static_cast<Gender>(d.getGender()),
@@ -102,7 +102,7 @@ void read(ccm::ClickMap::Reader m, ClickMap& v) {
                                             str(c.getSelector())});
   }
 }
-void read(clr::TestClassList::Reader m, LogRecords& v) {
+void read(clr::TestClassList::Reader m, TestClassList& v) {
   v.clear();
   for (auto t : m.getItems()) {
     auto& r = v.emplace_back();
@@ -154,7 +154,7 @@ uint64_t walk(clr::TestClassList::Reader m) {
 template <class T>
 struct CpOf;
 template <>
-struct CpOf<AndroidUsers> {
+struct CpOf<SampleList> {
   using type = cau::SampleList;
 };
 template <>
@@ -182,7 +182,7 @@ struct CpOf<ClickMap> {
   using type = ccm::ClickMap;
 };
 template <>
-struct CpOf<LogRecords> {
+struct CpOf<TestClassList> {
   using type = clr::TestClassList;
 };
 

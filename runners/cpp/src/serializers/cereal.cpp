@@ -1,27 +1,30 @@
-// cereal BinaryOutputArchive / BinaryInputArchive; serialize() comes from the field lists.
+// cereal BinaryOutputArchive / BinaryInputArchive; serialize() comes from the field lists
+// of the generated model, for the built-in datasets and the user datasets alike.
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/chrono.hpp>
 #include <cereal/types/map.hpp>
+#include <cereal/types/optional.hpp>
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
 #include <cereal/version.hpp>
 #include <istream>
 #include <ostream>
 
+#include "../harness/typed_user.h"
 #include "membuf.h"
 
-namespace sb {
-// found by ADL for every record type of types.h
-template <class Archive, class T, std::enable_if_t<is_record_v<T>, int> = 0>
+// Every record of the generated model (found by ADL through the archive's namespace).
+namespace cereal {
+template <class Archive, class T, std::enable_if_t<sb::is_record_v<T>, int> = 0>
 void serialize(Archive& ar, T& v) {
-  for_each_field(v, [&](const char*, auto& m) { ar(m); });
+  sb::for_each_field(v, [&](const char*, auto& m) { ar(m); });
 }
+}  // namespace cereal
+
+namespace sb {
 
 namespace {
 struct Impl {
-  static constexpr const char* no_user_data =
-      "cereal serializes C++ types declared at compile time; a user dataset's types are known only "
-      "at run time";
   template <class T>
   void encode(const T& v, Bytes& out) {
     BytesOutBuf buf(out);
@@ -51,11 +54,11 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_cereal() {
-  return make_entry<Impl>({"cereal",
-                           "cereal-binary",
-                           "cereal (BinaryArchive)",
-                           version(),
-                           {"binary", "schema-required", "copying-decode"},
-                           std::nullopt});
+  return typed_entry<Impl>({"cereal",
+                            "cereal-binary",
+                            "cereal (BinaryArchive)",
+                            version(),
+                            {"binary", "schema-required", "copying-decode"},
+                            std::nullopt});
 }
 }  // namespace sb

@@ -40,7 +40,7 @@ auto vec(FBB& b, const V& v, F&& f) {
 }
 
 // ---- native -> FlatBuffers (returns the root offset)
-Off<fau::SampleList> build(FBB& b, const AndroidUsers& v) {
+Off<fau::SampleList> build(FBB& b, const SampleList& v) {
   return fau::CreateSampleList(b, vec<fau::SampleData>(b, v, [&](const SampleData& s) {
                                  return fau::CreateSampleData(
                                      b, s.id, b.CreateString(s.name), s.age,
@@ -77,7 +77,7 @@ Off<fcm::ClickMap> build(FBB& b, const ClickMap& v) {
   auto vp = fcm::CreateViewport(b, v.viewport.width, v.viewport.height);
   return fcm::CreateClickMap(b, url, day, vp, b.CreateVector(e));
 }
-Off<flr::TestClassList> build(FBB& b, const LogRecords& v) {
+Off<flr::TestClassList> build(FBB& b, const TestClassList& v) {
   return flr::CreateTestClassList(
       b, vec<flr::TestClass>(b, v, [&](const TestClass& t) {
         auto p1 = b.CreateString(t.MyProperty1);
@@ -91,7 +91,7 @@ Off<flr::TestClassList> build(FBB& b, const LogRecords& v) {
 }
 
 // ---- FlatBuffers -> native
-void read(const fau::SampleList* m, AndroidUsers& v) {
+void read(const fau::SampleList* m, SampleList& v) {
   v.clear();
   each(m->sampleData(), [&](const fau::SampleData* d) {
     v.push_back({d->id(), std::string(sv(d->name())), d->age(), static_cast<Gender>(d->gender()),
@@ -120,7 +120,7 @@ void read(const fcm::ClickMap* m, ClickMap& v) {
                                          std::string(sv(c->selector()))});
   });
 }
-void read(const flr::TestClassList* m, LogRecords& v) {
+void read(const flr::TestClassList* m, TestClassList& v) {
   v.clear();
   each(m->items(), [&](const flr::TestClass* t) {
     auto& r = v.emplace_back();
@@ -179,7 +179,7 @@ uint64_t walk(const flr::TestClassList* m) {
 template <class T>
 struct FbOf;
 template <>
-struct FbOf<AndroidUsers> {
+struct FbOf<SampleList> {
   using type = fau::SampleList;
 };
 template <>
@@ -207,7 +207,7 @@ struct FbOf<ClickMap> {
   using type = fcm::ClickMap;
 };
 template <>
-struct FbOf<LogRecords> {
+struct FbOf<TestClassList> {
   using type = flr::TestClassList;
 };
 

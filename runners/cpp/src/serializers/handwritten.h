@@ -1,6 +1,7 @@
 // Field-by-field binary writer/reader with no library (the Parcelable stand-in):
 // little-endian fixed-width integers, u32 length + bytes for strings, u32 count for
-// lists and maps. Shared by `handwritten` and the `memcpy` floor.
+// lists and maps, a presence byte before an optional value. Shared by `handwritten` and the
+// `memcpy` floor; both run on every dataset of the generated typed model, user ones too.
 #pragma once
 
 #include "../harness/serializer.h"
@@ -30,8 +31,11 @@ void write(Bytes& out, const T& v) {
     out.push_back(v ? 1 : 0);
   } else if constexpr (std::is_enum_v<T>) {
     put(out, static_cast<int32_t>(v));
-  } else if constexpr (std::is_integral_v<T>) {
+  } else if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>) {
     put(out, v);
+  } else if constexpr (is_optional<T>::value) {
+    out.push_back(v ? 1 : 0);
+    if (v) write(out, *v);
   } else if constexpr (std::is_same_v<T, std::string>) {
     put(out, static_cast<uint32_t>(v.size()));
     append(out, v.data(), v.size());
@@ -54,8 +58,11 @@ void read(Reader& r, T& v) {
     v = r.get<uint8_t>() != 0;
   } else if constexpr (std::is_enum_v<T>) {
     v = static_cast<T>(r.get<int32_t>());
-  } else if constexpr (std::is_integral_v<T>) {
+  } else if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>) {
     v = r.get<T>();
+  } else if constexpr (is_optional<T>::value) {
+    v.reset();
+    if (r.get<uint8_t>()) read(r, v.emplace());
   } else if constexpr (std::is_same_v<T, std::string>) {
     uint32_t n = r.get<uint32_t>();
     if (static_cast<size_t>(r.end - r.p) < n) throw DecodeError("handwritten: truncated string");
@@ -82,9 +89,6 @@ void read(Reader& r, T& v) {
 }
 
 struct Impl {
-  static constexpr const char* no_user_data =
-      "hand-written code exists for the built-in types only: a user type has no hand-written "
-      "writer";
   template <class T>
   void encode(const T& v, Bytes& out) {
     write(out, v);

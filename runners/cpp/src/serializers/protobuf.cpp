@@ -20,7 +20,7 @@ namespace cm = serbench::click_maps;
 namespace lr = serbench::log_records;
 
 // ---- native -> protobuf
-void to_pb(const AndroidUsers& v, au::SampleList& m) {
+void to_pb(const SampleList& v, au::SampleList& m) {
   m.Clear();
   for (const auto& s : v) {
     auto* d = m.add_sampledata();
@@ -55,7 +55,7 @@ void to_pb(const ClickMap& v, cm::ClickMap& m) {
     p.set_selector(c.selector);
   }
 }
-void to_pb(const LogRecords& v, lr::TestClassList& m) {
+void to_pb(const TestClassList& v, lr::TestClassList& m) {
   m.Clear();
   for (const auto& t : v) {
     auto* p = m.add_items();
@@ -71,7 +71,7 @@ void to_pb(const LogRecords& v, lr::TestClassList& m) {
 }
 
 // ---- protobuf -> native
-void from_pb(const au::SampleList& m, AndroidUsers& v) {
+void from_pb(const au::SampleList& m, SampleList& v) {
   v.resize(static_cast<size_t>(m.sampledata_size()));
   for (int i = 0; i < m.sampledata_size(); ++i) {
     const auto& d = m.sampledata(i);
@@ -97,7 +97,7 @@ void from_pb(const cm::ClickMap& m, ClickMap& v) {
   for (const auto& [k, c] : m.clicks())
     v.clicks.emplace(k, Click{c.x(), c.y(), c.count(), c.lastclick(), c.selector()});
 }
-void from_pb(const lr::TestClassList& m, LogRecords& v) {
+void from_pb(const lr::TestClassList& m, TestClassList& v) {
   v.resize(static_cast<size_t>(m.items_size()));
   for (int i = 0; i < m.items_size(); ++i) {
     const auto& p = m.items(i);
@@ -115,7 +115,7 @@ void from_pb(const lr::TestClassList& m, LogRecords& v) {
 template <class T>
 struct PbOf;
 template <>
-struct PbOf<AndroidUsers> {
+struct PbOf<SampleList> {
   using type = au::SampleList;
 };
 template <>
@@ -143,7 +143,7 @@ struct PbOf<ClickMap> {
   using type = cm::ClickMap;
 };
 template <>
-struct PbOf<LogRecords> {
+struct PbOf<TestClassList> {
   using type = lr::TestClassList;
 };
 
@@ -158,8 +158,8 @@ struct Impl {
     typename PbOf<T>::type msg;
     const T* filled = nullptr;
   };
-  std::tuple<Slot<AndroidUsers>, Slot<Test1>, Slot<Test2>, Slot<Test3>, Slot<Test4>, Slot<Dict>,
-             Slot<ClickMap>, Slot<LogRecords>>
+  std::tuple<Slot<SampleList>, Slot<Test1>, Slot<Test2>, Slot<Test3>, Slot<Test4>, Slot<Dict>,
+             Slot<ClickMap>, Slot<TestClassList>>
       slots;
 
   template <class T>

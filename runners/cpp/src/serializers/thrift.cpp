@@ -20,7 +20,7 @@ namespace th = serbench_thrift;
 using apache::thrift::transport::TMemoryBuffer;
 
 // ---- native -> thrift
-void to_th(const AndroidUsers& v, th::SampleList& m) {
+void to_th(const SampleList& v, th::SampleList& m) {
   m.sampleData.resize(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     auto& d = m.sampleData[i];
@@ -44,7 +44,7 @@ void to_th(const ClickMap& v, th::ClickMap& m) {
     t.x = c.x, t.y = c.y, t.count = c.count, t.lastClick = c.lastClick, t.selector = c.selector;
   }
 }
-void to_th(const LogRecords& v, th::TestClassList& m) {
+void to_th(const TestClassList& v, th::TestClassList& m) {
   m.items.resize(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     auto& t = m.items[i];
@@ -58,7 +58,7 @@ void to_th(const LogRecords& v, th::TestClassList& m) {
 }
 
 // ---- thrift -> native
-void from_th(const th::SampleList& m, AndroidUsers& v) {
+void from_th(const th::SampleList& m, SampleList& v) {
   v.resize(m.sampleData.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const auto& d = m.sampleData[i];
@@ -80,7 +80,7 @@ void from_th(const th::ClickMap& m, ClickMap& v) {
   for (const auto& [k, c] : m.clicks)
     v.clicks.emplace(k, Click{c.x, c.y, c.count, c.lastClick, c.selector});
 }
-void from_th(const th::TestClassList& m, LogRecords& v) {
+void from_th(const th::TestClassList& m, TestClassList& v) {
   v.resize(m.items.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const auto& t = m.items[i];
@@ -97,7 +97,7 @@ void from_th(const th::TestClassList& m, LogRecords& v) {
 template <class T>
 struct ThOf;
 template <>
-struct ThOf<AndroidUsers> {
+struct ThOf<SampleList> {
   using type = th::SampleList;
 };
 template <>
@@ -125,7 +125,7 @@ struct ThOf<ClickMap> {
   using type = th::ClickMap;
 };
 template <>
-struct ThOf<LogRecords> {
+struct ThOf<TestClassList> {
   using type = th::TestClassList;
 };
 
