@@ -56,7 +56,7 @@ fi
 PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev]'
+.venv/bin/python -m pip install -q -e '.[dev,cluster]'
 .venv/bin/python -m pip install -q -e runners/python  # the Python runner, its own project
 
 # Build every runner; a failed build is reported and the others still run.

@@ -224,3 +224,58 @@ def test_user_datasets_when_declared(runner: str, state: Path) -> None:
                 assert r["status"] == "not_applicable" and r["error"]["message"], r
     assert statuses["noop"] == "ok"
     assert sum(v == "ok" for v in statuses.values()) >= 2, statuses
+
+
+def _b64(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode()
+
+
+UNTRUSTED_PROBES = {  # format: (a valid input, its canonical value, an invalid input)
+    "json": (b'[1,"a",{"b":null}]', [1, "a", {"b": None}], b"[1,"),
+    "msgpack": (bytes.fromhex("93 01 a1 61 81 a1 62 c0"), [1, "a", {"b": None}], b"\x93\x01"),
+    "cbor": (bytes.fromhex("83 01 61 61 a1 61 62 f6"), [1, "a", {"b": None}], b"\x83\x01"),
+}
+
+
+@runner_names
+def test_untrusted_when_declared(runner: str) -> None:
+    """Section 11: generic decodes answer accepted with the canonical value or rejected with
+    the library's text; a typed row decodes its own encoding of a dataset; unknown names
+    and rows without the command answer clean errors and the runner keeps serving."""
+    spec, d = _describe(runner)
+    if "untrusted" not in d["capabilities"]:
+        pytest.skip(f"{runner} does not declare untrusted (protocol 2.1)")
+    assert d.get("protocol_minor", 0) >= 1
+    answered = 0
+    with serving(spec) as session:
+        for s in d["serializers"]:
+            if s["format"] not in UNTRUSTED_PROBES:
+                continue
+            good, value, bad = UNTRUSTED_PROBES[s["format"]]
+            inputs = [{"id": "good", "b64": _b64(good)}, {"id": "bad", "b64": _b64(bad)}]
+            cmd = {"cmd": "untrusted_decode", "cell": "u", "serializer": s["name"]}
+            r = session.call({**cmd, "dataset": None, "inputs": inputs})
+            if r["event"] == "error":
+                assert r["code"] == "unsupported", r
+                continue
+            answered += 1
+            got = {o["id"]: o for o in r["outcomes"]}
+            assert got["good"]["outcome"] == "accepted" and got["good"]["value"] == value, r
+            assert got["bad"]["outcome"] == "rejected" and got["bad"]["error"], r
+        assert answered >= 1, "no serializer decodes generic values"
+        ser = _reference_serializer(d)
+        data = dataset("android-users")
+        enc = {"cmd": "untrusted_encode", "cell": "e", "serializer": ser["name"], "dataset": data}
+        r = session.call(enc)
+        if r["event"] != "error":
+            inputs = [{"id": "own", "b64": r["b64"]}]
+            dec = {"cmd": "untrusted_decode", "cell": "d", "serializer": ser["name"]}
+            r = session.call({**dec, "dataset": data, "inputs": inputs})
+            assert r["outcomes"][0]["outcome"] == "accepted", r
+        else:
+            assert r["code"] in ("unsupported", "not_applicable"), r
+        bad = {"cmd": "untrusted_decode", "cell": "x", "serializer": "no-such", "inputs": []}
+        assert session.call(bad)["code"] == "unknown_serializer"
+        assert session.call({"cmd": "release", "cell": "x"})["event"] == "released"

@@ -24,6 +24,7 @@ from serbench import (
     transport,
     userdata,
 )
+from serbench.cluster import ClusterError, machine
 from serbench.paths import default_db
 from serbench.report import compare as compare_report
 from serbench.report import formats, listings, reference_view
@@ -47,6 +48,13 @@ DbOption = Annotated[
         "--db",
         help="results database: a SQLite file or postgresql://user@host/db "
         "(default $SERBENCH_DB or .serbench/results.sqlite)",
+    ),
+]
+PoolOption = Annotated[
+    bool,
+    typer.Option(
+        "--pool-machines",
+        help="pool results measured on different machine classes (refused by default)",
     ),
 ]
 
@@ -302,6 +310,13 @@ def run_cmd(
             "(C++, Rust, Go, Python; steady on a shared CI machine; see docs/method.md)"
         ),
     ] = "time",
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            help="measure on a Ray cluster's nodes: ray://HOST:PORT, HOST:PORT or auto "
+            "(needs serbench[cluster]; see the README, running across machines)"
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Run the matrix; every finished cell is stored at once."""
@@ -329,8 +344,8 @@ def run_cmd(
         if config is None:
             run_id, config = runs.resumable(store, run)
             console.print(f"resuming run {run_id}")
-        run_id = runs.execute(config, store, err, run_id)
-    except runs.OptionError as exc:
+        run_id = runs.execute(config, store, err, run_id, cluster)
+    except (runs.OptionError, ClusterError) as exc:
         _fail(str(exc))
     rep = report.build(store, run_id)
     report.print_summary(rep, console)
@@ -347,14 +362,17 @@ def report_cmd(
         typer.Option("--format", "-f", help="table, md, html, json, bencher or benchstat"),
     ] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+    pool_machines: PoolOption = False,
     db: DbOption = None,
 ) -> None:
     """Per dataset: times with 95% CI and minimum, bytes, compressed bytes, allocations, check."""
     if fmt not in formats.FORMATS:
         _fail(f"unknown format {fmt!r}; valid: {', '.join(formats.FORMATS)}")
     try:
-        rep = report.build(_store(db), run)
-    except LookupError as exc:
+        store = _store(db)
+        machine.check(store, [run], pool_machines)
+        rep = report.build(store, run)
+    except (LookupError, machine.MixedMachines) as exc:
         _fail(str(exc))
     if fmt == "table" and output is None:
         report.print_tables(rep, console)
@@ -384,11 +402,14 @@ def compare_cmd(
             "--versions", help="within run A: each NAME@VERSION row against today's row NAME"
         ),
     ] = False,
+    pool_machines: PoolOption = False,
     db: DbOption = None,
 ) -> None:
     """Per cell operation: B / A with its 95% interval, p and a verdict (docs/method.md)."""
     try:
         store = _store(db)
+        refs = [a] if versions else [a, b]
+        machine.check(store, [baseline.resolve(r, store.location) for r in refs], pool_machines)
         if versions:
             result = compare.load_versions(store, a, store.location)
         else:
@@ -433,6 +454,7 @@ def reference_cmd(
     full: Annotated[
         bool, typer.Option(help="measure at the seeds' sizes when a run is needed")
     ] = False,
+    pool_machines: PoolOption = False,
     db: DbOption = None,
 ) -> None:
     """The seed's published table beside this machine's numbers, each claim checked."""
@@ -442,7 +464,8 @@ def reference_cmd(
     store = _store(db)
     try:
         run_id = run or runs.covering(store, reference.SCENARIOS[key].datasets, full, err)
-    except runs.OptionError as exc:
+        machine.check(store, [run_id], pool_machines)
+    except (runs.OptionError, machine.MixedMachines) as exc:
         _fail(str(exc))
     reference_view.print_reference(key, report.build(store, run_id), console)
     if key == "S3":
@@ -508,6 +531,43 @@ def noise_cmd(
 def runs_cmd(db: DbOption = None) -> None:
     """The runs in the database."""
     listings.print_runs(_store(db).runs(), console)
+
+
+@app.command("conformance")
+def conformance_cmd(
+    runner: Annotated[list[str] | None, typer.Option("--runner", "-r")] = None,
+    serializer: Annotated[list[str] | None, typer.Option("--serializer", "-s")] = None,
+    case: Annotated[str | None, typer.Option(help="only this case (as a failure names it)")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="JSON report path")] = None,
+    db: DbOption = None,
+) -> None:
+    """Every JSON, MessagePack and CBOR decoder against its format's public suites."""
+    from serbench.untrusted import commands
+
+    commands.conformance(_store(db), console, err, runner, serializer, case, json_out)
+
+
+@app.command("robustness")
+def robustness_cmd(
+    runner: Annotated[list[str] | None, typer.Option("--runner", "-r")] = None,
+    serializer: Annotated[list[str] | None, typer.Option("--serializer", "-s")] = None,
+    dataset: Annotated[list[str] | None, typer.Option("--dataset", "-d")] = None,
+    quick: Annotated[bool, typer.Option(help="the small CI profile")] = False,
+    inputs: Annotated[
+        list[Path] | None, typer.Option(help="your own input files or folders, instead")
+    ] = None,
+    count: Annotated[
+        int | None, typer.Option(help="corrupted inputs per decoder and dataset")
+    ] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="JSON report path")] = None,
+    db: DbOption = None,
+) -> None:
+    """Seeded corruptions of each decoder's own encoding, each outcome classified."""
+    from serbench.untrusted import commands
+
+    commands.robustness(
+        _store(db), console, err, runner, serializer, dataset, quick, inputs, count, json_out
+    )
 
 
 def main() -> None:  # pragma: no cover

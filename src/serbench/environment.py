@@ -27,6 +27,15 @@ def _cpu_model() -> str | None:
     return platform.processor() or None
 
 
+def _cpu_flags() -> str | None:
+    """The first CPU's feature flags, sorted (a vectorised library runs differently without
+    AVX2, say, on the same model name)."""
+    for line in (_read("/proc/cpuinfo") or "").splitlines():
+        if line.startswith(("flags", "Features")):
+            return " ".join(sorted(line.split(":", 1)[1].split()))
+    return None
+
+
 def _git(*args: str) -> str | None:
     try:
         out = subprocess.run(
@@ -52,6 +61,7 @@ def collect() -> dict[str, Any]:
         "git_dirty": bool(_git("status", "--porcelain")),
         "hostname": platform.node(),
         "cpu_model": _cpu_model(),
+        "cpu_flags": _cpu_flags(),
         "cpu_count": os.cpu_count(),
         "memory_kib": int(mem) if mem else None,
         "kernel": platform.release(),

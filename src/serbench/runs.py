@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from rich.console import Console
 
 from serbench import datasets, environment, instructions, noise, orchestrate, progress
+from serbench.cluster import machine
 from serbench.operations import COMPRESSED
 from serbench.store import Store
 from serbench.timing import PROFILES, RUN_NOISE_PROBE_S
@@ -75,10 +76,22 @@ def resumable(store: Store, run: int | None) -> tuple[int, orchestrate.RunConfig
 
 
 def execute(
-    config: orchestrate.RunConfig, store: Store, console: Console, run_id: int | None = None
+    config: orchestrate.RunConfig,
+    store: Store,
+    console: Console,
+    run_id: int | None = None,
+    cluster: str | None = None,
 ) -> int:
     """Plan, probe the machine's noise (a new run), measure every cell not stored yet with a
-    progress bar on ``console``, and mark the run finished; its id."""
+    progress bar on ``console``, and mark the run finished; its id. ``cluster``: a Ray
+    address whose nodes measure the cells (serbench.cluster)."""
+    if cluster:
+        try:
+            from serbench.cluster import dispatch  # imports Ray: only for a cluster run
+        except ImportError as exc:
+            raise OptionError(
+                f"--cluster needs Ray ({exc}): pip install 'serbench[cluster]'"
+            ) from None
     try:
         the_plan = orchestrate.plan(config)
     except datasets.UnknownName as exc:
@@ -106,7 +119,12 @@ def execute(
 
         probe = (store.run(run_id) or {}).get("environment")
         slow = (json.loads(probe).get("noise") or {}).get("slow_share") if probe else None
-        orchestrate.execute(config, the_plan, store, run_id, advance, done, slow)
+        if cluster:
+            say = bar.console.print
+            dispatch.execute(config, the_plan, store, run_id, advance, done, cluster, say)
+        else:
+            machine.register(store, environment.collect())
+            orchestrate.execute(config, the_plan, store, run_id, advance, done, slow)
         bar.update(task, completed=eta.total, description="done")
     store.finish_run(run_id)
     return run_id

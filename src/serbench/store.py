@@ -30,7 +30,17 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from serbench.store_schema import CELL, SchemaMismatch, create, results, runs, serializers
+from serbench.store_schema import (
+    CELL,
+    UNTRUSTED_KEY,
+    SchemaMismatch,
+    create,
+    machines,
+    results,
+    runs,
+    serializers,
+    untrusted_outcomes,
+)
 from serbench.store_schema import transfers as transfers_table
 
 # URL schemes that mean PostgreSQL; SQLAlchemy's own default driver for them is psycopg2.
@@ -97,6 +107,8 @@ class Store:
 
     def __init__(self, target: Path | str) -> None:
         self.path: Path | None = None
+        self.target = str(target)  # as given, password included: what a cluster node opens
+        self.machine: str | None = None  # the machine class every saved result is tagged with
         if is_url(target):
             url = _postgres_url(str(target))
             self.location = url.render_as_string(hide_password=True)
@@ -206,8 +218,31 @@ class Store:
             "sizes": json.dumps(result.get("sizes")),
             "timing": json.dumps(result.get("timing")),
             "created_at": _now(),
+            "machine": self.machine,
         }
         self._upsert(results, CELL, [row])
+
+    def save_machine(self, class_id: str, identity: dict[str, Any]) -> None:
+        """A machine class, stored once (the first sighting is kept)."""
+        stmt = self._insert(machines).on_conflict_do_nothing(index_elements=["id"])
+        with self.engine.begin() as conn:
+            conn.execute(
+                stmt, [{"id": class_id, "identity": json.dumps(identity), "first_seen": _now()}]
+            )
+
+    def machines(self) -> dict[str, dict[str, Any]]:
+        return {r["id"]: json.loads(r["identity"]) for r in self._all(select(machines))}
+
+    def machine_counts(self, run_id: int) -> dict[str | None, int]:
+        """Result rows of a run per machine class (None: stored without one)."""
+        query = (
+            select(results.c.machine, func.count())
+            # a not-applicable row is the plan's, measured nowhere
+            .where(results.c.run_id == run_id, results.c.status != "not_applicable")
+            .group_by(results.c.machine)
+        )
+        with self.engine.connect() as conn:
+            return {m: int(n) for m, n in conn.execute(query)}
 
     def save_transfer(
         self,
@@ -245,6 +280,14 @@ class Store:
             .scalar_subquery()
         )
         return self._all(select(t).where(t.c.dataset == dataset, t.c.id == latest).order_by(t.c.id))
+
+    def save_untrusted(self, rows: list[dict[str, Any]]) -> None:
+        """Outcomes of untrusted inputs (keys of UNTRUSTED_KEY plus outcome, detail, ...)."""
+        self._upsert(untrusted_outcomes, UNTRUSTED_KEY, [{**r, "created_at": _now()} for r in rows])
+
+    def untrusted(self, session: str) -> list[RowMapping]:
+        u = untrusted_outcomes.c
+        return self._all(select(untrusted_outcomes).where(u.session == session).order_by(u.id))
 
     def done_keys(self, run_id: int) -> set[CellKey]:
         names = [f.name for f in dataclasses.fields(CellKey)]

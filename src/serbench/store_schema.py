@@ -91,7 +91,42 @@ results = Table(
     Column("sizes", Text),
     Column("timing", Text),
     Column("created_at", Text, nullable=False),
+    # the class of the machine that measured it (machines.id; cluster/machine.py)
+    Column("machine", Name),
     UniqueConstraint(*CELL),
+)
+
+# One row per machine class: what makes two machines time alike (cluster/machine.py).
+machines = Table(
+    "machines",
+    metadata,
+    Column("id", Name, primary_key=True),
+    Column("identity", Text, nullable=False),
+    Column("first_seen", Text, nullable=False),
+)
+
+# Nullable columns added since a table was first made: added to an older database on open.
+ADDED_COLUMNS = {"results": ("machine",)}
+
+# `serbench conformance` / `robustness`: one row per input as its outcome is known, so a
+# run that dies keeps every outcome it had (docs/runner-protocol.md section 11).
+UNTRUSTED_KEY = ("session", "runner", "serializer", "dataset", "case_name")
+untrusted_outcomes = Table(
+    "untrusted_outcomes",
+    metadata,
+    Column("id", Id, primary_key=True),
+    Column("session", Name, nullable=False),
+    Column("command", Text, nullable=False),
+    Column("runner", Name, nullable=False),
+    Column("serializer", Name, nullable=False),
+    Column("dataset", Name, nullable=False),
+    Column("case_name", Name, nullable=False),
+    Column("outcome", Text, nullable=False),
+    Column("detail", Text),
+    Column("input_sha256", Text),
+    Column("ns", BigInteger),
+    Column("created_at", Text, nullable=False),
+    UniqueConstraint(*UNTRUSTED_KEY),
 )
 
 # Any constant: the key of the PostgreSQL lock that makes creating the tables one at a time.
@@ -112,6 +147,12 @@ def create(conn: Connection) -> None:
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
     for table in metadata.sorted_tables:
         conn.execute(CreateTable(table, if_not_exists=True))
+    found = inspect(conn)
+    for name, added in ADDED_COLUMNS.items():
+        have = {c["name"] for c in found.get_columns(name)}
+        for column in added:
+            if column not in have:
+                conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {column} TEXT"))
     found = inspect(conn)
     for table in metadata.sorted_tables:
         have = {c["name"] for c in found.get_columns(table.name)}

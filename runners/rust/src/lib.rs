@@ -14,6 +14,7 @@ pub mod serializers;
 pub mod serve;
 pub mod transport;
 pub mod types;
+pub mod untrusted;
 pub mod user;
 
 pub mod build_info {

@@ -45,11 +45,12 @@ pub fn describe() -> Value {
         .collect();
     json!({
         "protocol": 2,
+        "protocol_minor": 1,
         "runner": "rust",
         "language": "rust",
         "runtime": {"name": "rustc", "version": build_info::RUSTC_VERSION,
                     "details": build_info::BUILD_DETAILS},
-        "capabilities": ["transport", "decode_from", "user_datasets"],
+        "capabilities": ["transport", "decode_from", "user_datasets", "untrusted"],
         "serializers": serializers,
     })
 }
@@ -102,6 +103,7 @@ fn opt_str<'a>(v: &'a Value, k: &str) -> Result<Option<&'a str>, String> {
 pub struct Server {
     entries: Vec<Entry>,
     cells: HashMap<String, Held>,
+    untrusted: crate::untrusted::State,
 }
 
 impl Default for Server {
@@ -109,6 +111,7 @@ impl Default for Server {
         Server {
             entries: registry(),
             cells: HashMap::new(),
+            untrusted: Default::default(),
         }
     }
 }
@@ -354,6 +357,9 @@ impl Server {
                 None => error("bad_request", "missing string field \"cell\"", None),
             },
             Some("quit") => return None,
+            Some("untrusted_decode" | "untrusted_encode") => {
+                self.untrusted.handle(&self.entries, &cmd)
+            }
             Some(other) => error("bad_request", &format!("unknown cmd {other:?}"), None),
             None => error("bad_request", "missing string field \"cmd\"", None),
         })

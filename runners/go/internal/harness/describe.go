@@ -110,9 +110,9 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 	}
 	details += ", default optimisation (go build; no -N/-l), measuring goroutine locked to its OS thread"
 	return map[string]any{
-		"protocol": 2, "runner": runner, "language": "go",
+		"protocol": 2, "protocol_minor": 1, "runner": runner, "language": "go",
 		"runtime":      map[string]any{"name": "Go (gc)", "version": runtime.Version(), "details": details},
-		"capabilities": []string{"transport", "decode_from", "user_datasets"},
+		"capabilities": []string{"transport", "decode_from", "user_datasets", "untrusted"},
 		"serializers":  list,
 	}
 }

@@ -191,6 +191,8 @@ func (s *Server) handle(line []byte) bool {
 			"alloc_count": res.AllocCount, "gc_count": res.GCCount, "gc_ns": res.GCPause,
 			"compile_ns": 0,
 		})
+	case "untrusted_decode", "untrusted_encode":
+		s.untrusted(line)
 	default:
 		s.fail("bad_request", fmt.Sprintf("unknown cmd %q", c.Cmd), c.Cell)
 	}

@@ -2,3 +2,4 @@
 (docs/runner-protocol.md), knowing nothing of the orchestrator but the protocol."""
 
 PROTOCOL_VERSION = 2
+PROTOCOL_MINOR = 1  # 2.1: untrusted input (section 11)

@@ -6,7 +6,7 @@ import platform
 import sys
 from typing import Any
 
-from serbench_runner_python import PROTOCOL_VERSION, dataset, model
+from serbench_runner_python import PROTOCOL_MINOR, PROTOCOL_VERSION, dataset, model
 from serbench_runner_python.serializers import REGISTRY
 from serbench_runner_python.serializers.base import NotApplicable, Serializer
 
@@ -37,6 +37,7 @@ def describe() -> dict[str, Any]:
         )
     return {
         "protocol": PROTOCOL_VERSION,
+        "protocol_minor": PROTOCOL_MINOR,
         "runner": "python",
         "language": "python",
         "runtime": {
@@ -45,5 +46,5 @@ def describe() -> dict[str, Any]:
             "details": sys.version.replace("\n", " "),
         },
         "serializers": serializers,
-        "capabilities": ["transport", "decode_from", "user_datasets"],
+        "capabilities": ["transport", "decode_from", "user_datasets", "untrusted"],
     }

@@ -13,9 +13,13 @@ from serbench_runner_python.compress import OPERATIONS
 from serbench_runner_python.sample import Op, samples
 from serbench_runner_python.serializers import REGISTRY
 from serbench_runner_python.serializers.base import NotApplicable
+from serbench_runner_python.untrusted import Unsupported
+from serbench_runner_python.untrusted import decode as untrusted_decode
+from serbench_runner_python.untrusted import encode as untrusted_encode
 
 Reply = dict[str, Any]
-COMMANDS = ("prepare", "sample", "peak_alloc", "release", "quit")
+UNTRUSTED = ("untrusted_decode", "untrusted_encode")
+COMMANDS = ("prepare", "sample", "peak_alloc", "release", "quit", *UNTRUSTED)
 
 
 class BadRequest(ValueError):
@@ -77,6 +81,22 @@ class Server:
             raise KeyError(cmd["cell"])
         return ops[cmd["operation"]]
 
+    def untrusted(self, cmd: Reply) -> Reply:
+        """Section 11: the library's own outcome for bytes this runner did not write."""
+        cell, serializer = cmd["cell"], cmd["serializer"]
+        if serializer not in REGISTRY:
+            message = f"unknown serializer {serializer!r}; valid: {', '.join(REGISTRY)}"
+            code = "unknown_serializer"
+            return {"event": "error", "code": code, "cell": cell, "message": message}
+        try:
+            if cmd["cmd"] == "untrusted_decode":
+                return untrusted_decode(cmd)
+            return untrusted_encode(cmd)
+        except Unsupported as exc:
+            return {"event": "error", "code": "unsupported", "cell": cell, "message": str(exc)}
+        except NotApplicable as exc:
+            return {"event": "error", "code": "not_applicable", "cell": cell, "message": str(exc)}
+
     def handle(self, cmd: Reply) -> Reply:
         kind = cmd.get("cmd")
         cell = cmd.get("cell", "")
@@ -101,6 +121,8 @@ class Server:
                 return {"event": "released", "cell": cell}
             if kind == "quit":
                 return {"event": "bye"}
+            if kind in UNTRUSTED:
+                return self.untrusted(cmd)
             raise BadRequest(f"unknown cmd {kind!r}; valid: {', '.join(COMMANDS)}")
         except BadRequest as exc:
             return {"event": "error", "code": "bad_request", "message": str(exc)}

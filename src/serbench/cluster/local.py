@@ -1,0 +1,181 @@
+"""A Ray cluster on this machine, on the loopback address only: a head that measures nothing
+and N nodes that each offer one serbench_node, for the tests and the speed-up benchmark.
+
+Each `ray start --block` runs in its own process group, so stopping the cluster ends
+exactly the processes it started. Ray (2.52) swaps a 127.0.0.1 it is given for the
+machine's interface address whenever it runs a cluster of several nodes; told it is not a
+cluster (LOOPBACK_ENV) it keeps 127.0.0.1 but refuses to start a second node. So every Ray
+process here runs with LOOPBACK_ENV, and `ray start` runs through _START, which lets a
+node join and keeps the address it is given: every Ray process then registers and dials
+127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LOOPBACK = "127.0.0.1"
+# Ray's own switch: false makes it keep the loopback address it is given
+LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
+START_TIMEOUT_S = 90.0
+STOP_GRACE_S = 10.0
+OBJECT_STORE_BYTES = 80 * 1024 * 1024  # blocks move only small arguments
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return int(s.getsockname()[1])
+
+
+# `ray start ARGS` in a process where Ray accepts a node joining a cluster and keeps the
+# loopback address; the processes it starts inherit LOOPBACK_ENV, so they keep it too
+_START = """
+import sys
+import ray._private.ray_constants as constants
+import ray._private.services as services
+constants.ENABLE_RAY_CLUSTER = True
+services.resolve_ip_for_localhost = lambda host: host
+from ray.scripts.scripts import main
+sys.argv = ["ray", "start", *sys.argv[1:]]
+main()
+"""
+
+
+@dataclass
+class LocalCluster:
+    nodes: int = 2
+    logs: Path = Path("/tmp")
+    env: dict[str, str] = field(default_factory=dict)  # extra environment of every node
+    port: int = field(default_factory=free_port)
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    @property
+    def address(self) -> str:
+        return f"{LOOPBACK}:{self.port}"
+
+    def _start(self, name: str, args: list[str], env: dict[str, str] | None = None) -> None:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        log = (self.logs / f"ray-{name}.log").open("wb")
+        self.procs.append(
+            subprocess.Popen(
+                [
+                    *(sys.executable, "-c", _START, "--block", f"--node-ip-address={LOOPBACK}"),
+                    *args,
+                    *_ports(),
+                    f"--object-store-memory={OBJECT_STORE_BYTES}",
+                    "--disable-usage-stats",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, **LOOPBACK_ENV, **self.env, **(env or {})},
+                start_new_session=True,  # its own process group: stop() ends it all
+            )
+        )
+
+    def start(self) -> LocalCluster:
+        """The head, then each node in turn (nodes started at once race for ports)."""
+        self._start(
+            "head",
+            ["--head", f"--port={self.port}", "--num-cpus=0", "--include-dashboard=false"],
+        )
+        self.wait(0)
+        for k in range(self.nodes):
+            self.add_node(f"node{k}")
+        return self
+
+    def add_node(self, name: str, env: dict[str, str] | None = None) -> None:
+        """One more node offering one serbench_node; returns once it is up."""
+        self._start(
+            name,
+            [
+                f"--address={self.address}",
+                "--num-cpus=1",
+                "--resources=" + json.dumps({"serbench_node": 1}),
+            ],
+            env,
+        )
+        self.wait(sum(1 for p in self.procs[1:] if p.poll() is None))
+
+    def wait(self, nodes: int) -> list[dict[str, object]]:
+        """Until ``nodes`` serbench nodes are alive; ray.nodes() then (a driver of its own,
+        so the caller's process stays free to join the cluster with its own options)."""
+        if any(p.poll() is not None for p in self.procs):
+            raise RuntimeError(f"a ray start exited: see {self.logs}/ray-*.log")
+        out = subprocess.run(
+            [sys.executable, "-c", _WAIT, self.address, str(nodes), str(START_TIMEOUT_S)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **LOOPBACK_ENV},
+            timeout=START_TIMEOUT_S + 60,
+        )
+        if out.returncode:
+            raise TimeoutError(f"{nodes} Ray nodes not up: {out.stderr[-2000:]}")
+        return list(json.loads(out.stdout.strip().splitlines()[-1]))
+
+    def pgids(self) -> set[int]:
+        return {p.pid for p in self.procs}
+
+    def stop(self) -> None:
+        """SIGTERM every group this cluster started, then SIGKILL what is left."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            for p in self.procs:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(p.pid, sig)
+            deadline = time.monotonic() + STOP_GRACE_S
+            while time.monotonic() < deadline and any(p.poll() is None for p in self.procs):
+                time.sleep(0.2)
+        self.procs.clear()
+
+    def __enter__(self) -> LocalCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _ports() -> list[str]:
+    """Ports of a node's own services, chosen here: each node's default ones are the same
+    numbers, which two nodes on one machine cannot both bind."""
+    names = (
+        "node-manager-port",
+        "object-manager-port",
+        "metrics-export-port",
+        "dashboard-agent-listen-port",
+        "dashboard-agent-grpc-port",
+        "runtime-env-agent-port",
+    )
+    return [f"--{n}={free_port()}" for n in names]
+
+
+_WAIT = """
+import json, sys, time
+import ray
+address, want, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+deadline = time.monotonic() + timeout
+while True:
+    try:
+        ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+        break
+    except ConnectionError:
+        if time.monotonic() > deadline:
+            raise
+        time.sleep(1)
+while True:
+    nodes = [n for n in ray.nodes() if n["Alive"]]
+    if sum(1 for n in nodes if n["Resources"].get("serbench_node")) >= want:
+        break
+    if time.monotonic() > deadline:
+        sys.exit(f"only {len(nodes)} nodes alive")
+    time.sleep(1)
+print(json.dumps([{k: n[k] for k in ("NodeID", "NodeManagerAddress", "Resources")} for n in nodes]))
+"""

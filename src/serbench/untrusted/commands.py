@@ -1,0 +1,80 @@
+"""What `serbench conformance` and `serbench robustness` do, behind the CLI's parsing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from serbench.paths import state_dir
+from serbench.report import untrusted as report
+from serbench.store import Store
+from serbench.untrusted import run, suites
+from serbench.untrusted.targets import find
+
+
+def _inputs(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        files += sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
+    return files
+
+
+def _report_path(json_out: Path | None, session: str) -> Path:
+    return json_out or state_dir() / "untrusted" / f"{session}.json"
+
+
+def conformance(
+    store: Store | None,
+    console: Console,
+    err: Console,
+    runners: list[str] | None,
+    serializers: list[str] | None,
+    case: str | None,
+    json_out: Path | None,
+) -> int:
+    targets, unavailable = find(suites.FORMATS, runners, serializers)
+    for name, why in unavailable.items():
+        err.print(f"[yellow]runner {name} unavailable:[/yellow] {why}")
+    session = run.session_name("conformance")
+    recorder = run.Recorder(store, session, "conformance")
+    with err.status("conformance") as status:
+        results = run.conformance(targets, recorder, case, progress=status.update)
+    rows = [r.as_dict() for r in results]
+    report.print_conformance(rows, console)
+    path = _report_path(json_out, session)
+    report.write_json(path, "conformance", session, rows)
+    err.print(f"JSON report: {path}; outcomes stored as session {session}")
+    return 0
+
+
+def robustness(
+    store: Store | None,
+    console: Console,
+    err: Console,
+    runners: list[str] | None,
+    serializers: list[str] | None,
+    datasets: list[str] | None,
+    quick: bool,
+    inputs: list[Path] | None,
+    count: int | None,
+    json_out: Path | None,
+) -> int:
+    profile = run.QUICK if quick else run.STANDARD
+    if count:
+        profile = run.Profile(profile.name, count, profile.datasets, profile.deadline_s)
+    formats = None if not inputs or datasets else suites.FORMATS
+    targets, unavailable = find(formats, runners, serializers)
+    for name, why in unavailable.items():
+        err.print(f"[yellow]runner {name} unavailable:[/yellow] {why}")
+    files = _inputs(inputs) if inputs else None
+    session = run.session_name("robustness")
+    recorder = run.Recorder(store, session, "robustness")
+    with err.status("robustness") as status:
+        results = run.robustness(targets, recorder, profile, datasets, files, status.update)
+    rows = [r.as_dict() for r in results]
+    report.print_robustness(rows, console)
+    path = _report_path(json_out, session)
+    report.write_json(path, "robustness", session, rows)
+    err.print(f"JSON report: {path}; outcomes stored as session {session}")
+    return 0

@@ -1,0 +1,83 @@
+"""Real decoders on known hostile inputs (docs/runner-protocol.md section 11): each
+outcome below is what the library does today, so a change in one shows up here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import runner_or_skip
+from typer.testing import CliRunner
+
+from serbench import runners
+from serbench.cli import app
+from serbench.untrusted.driver import Driver
+from serbench.untrusted.run import dataset_object
+from serbench.untrusted.suites import SUITES_DIR
+
+JSON_BOMB = b"[" * 100_000  # 100,000 nested arrays, never closed
+STR32_4GIB = bytes.fromhex("db ff ff ff ff 61")  # a MessagePack str32 claiming 4 GiB
+ARRAY32_4G = bytes.fromhex("dd ff ff ff ff")  # an array32 claiming 2^32-1 elements
+TRUNCATED_VARINT = b"\x08\x80"  # field 1, a varint whose continuation byte never comes
+N_FILES = SUITES_DIR / "jsontestsuite" / "test_parsing"
+
+# runner: (serializer, dataset or None, input, expected class, a word of the detail)
+KNOWN = {
+    "python": [
+        ("json", None, JSON_BOMB, "error", "RecursionError"),
+        ("orjson", None, JSON_BOMB, "rejected", "depth limit"),
+        ("msgpack", None, STR32_4GIB, "rejected", "incomplete"),
+        ("protobuf", "android-users", TRUNCATED_VARINT, "rejected", "DecodeError"),
+        ("json", None, (N_FILES / "n_number_NaN.json").read_bytes(), "accepted", ""),
+    ],
+    "go": [
+        ("json-dynamic", None, JSON_BOMB, "rejected", "max depth"),
+        ("msgpack-dynamic", None, STR32_4GIB, "rejected", "EOF"),
+        ("msgpack-dynamic", None, ARRAY32_4G, "excessive_allocation", "out of memory"),
+        ("protobuf", "android-users", TRUNCATED_VARINT, "rejected", "proto"),
+        (
+            "jsoniter-dynamic",
+            None,
+            (N_FILES / "n_multidigit_number_then_00.json").read_bytes(),
+            "accepted",
+            "",
+        ),
+    ],
+    "rust": [
+        ("serde_json-dynamic", None, JSON_BOMB, "rejected", "recursion"),
+        ("rmp-serde-dynamic", None, STR32_4GIB, "rejected", ""),
+        ("prost", "android-users", TRUNCATED_VARINT, "rejected", "cannot decode"),
+    ],
+}
+
+
+@pytest.mark.parametrize("runner", sorted(KNOWN))
+def test_known_hostile_inputs(runner: str) -> None:
+    spec = runner_or_skip(runner)
+    if "untrusted" not in runners.describe(spec)["capabilities"]:
+        pytest.skip(f"{runner} runner built without protocol 2.1 (run `serbench build`)")
+    driver = Driver(spec, deadline_s=10.0)
+    try:
+        for serializer, dataset, data, kind, word in KNOWN[runner]:
+            got = {}
+            ds = dataset_object(dataset) if dataset else None
+            driver.decode(serializer, ds, [("x", data)], got.update)
+            outcome = got["x"]
+            assert outcome.kind == kind, (serializer, outcome)
+            assert word.lower() in (outcome.error or "").lower(), (serializer, outcome)
+    finally:
+        driver.close()
+
+
+def test_conformance_command_replays_one_case(tmp_path: Path) -> None:
+    """The replay command a failure prints runs that case alone, stores and reports it."""
+    runner_or_skip("python")
+    out = tmp_path / "report.json"
+    db = tmp_path / "results.sqlite"
+    args = ["conformance", "-r", "python", "-s", "json", "--case", "n_number_NaN"]
+    result = CliRunner().invoke(app, [*args, "--json", str(out), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(out.read_text())["results"]
+    assert row["counts"] == {"should_have_rejected": 1}
+    assert row["failures"][0]["replay"].endswith("--case n_number_NaN")
