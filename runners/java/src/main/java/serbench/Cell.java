@@ -72,7 +72,7 @@ final class Cell {
           (i, m) -> {
             seen[0]++;
             if (first[0] == null) {
-              String d = Diff.first(check.message(i), m);
+              String d = Diff.first(check.message(i), data.checkable(m));
               if (d != null) {
                 first[0] = "$[" + i + "]" + d;
               }

@@ -265,6 +265,13 @@ public final class Server {
     try {
       data = load(ds, dataPath);
       check = checkPath == null ? data : load(ds, checkPath);
+      if (kind.equals("user")) {
+        data = data.forSerializer(ser, ds.get("types").asText());
+      }
+    } catch (NotApplicableException e) {
+      r.put("status", "not_applicable");
+      r.put("error", err("not_applicable", e.getMessage()));
+      return r;
     } catch (Throwable t) {
       r.put("error", err("bad_data", Cell.describe(t)));
       return r;

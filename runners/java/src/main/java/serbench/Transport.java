@@ -79,9 +79,10 @@ public final class Transport {
         }
         data =
             Dataset.loadUser(
-                ds.path("name").asText(),
-                ds.path("data").asText(),
-                UserTypes.load(ds.path("types").asText()));
+                    ds.path("name").asText(),
+                    ds.path("data").asText(),
+                    UserTypes.load(ds.path("types").asText()))
+                .forSerializer(ser, ds.path("types").asText());
         codec = ser.userCodec(data, ds.path("schemas"));
       } else {
         DatasetKind k = DatasetKind.byId(ds.path("name").asText());
@@ -158,7 +159,7 @@ public final class Transport {
           dout.flush();
           if (first == null) {
             for (int i = 0; i < got.size() && first == null; i++) {
-              String d = Diff.first(data.message(i), got.get(i));
+              String d = Diff.first(data.checkable(data.message(i)), data.checkable(got.get(i)));
               if (d != null) {
                 first = "frame " + r + ": $[" + i + "]" + d;
               }

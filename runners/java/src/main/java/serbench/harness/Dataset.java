@@ -8,8 +8,9 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * A canonical dataset file loaded into native objects: the model classes for a built-in dataset,
- * the typed generic value tree ({@link UserTypes}) for a user dataset.
+ * A canonical dataset file loaded into native objects: the generated model classes for a built-in
+ * dataset, the typed generic value tree ({@link UserTypes}) for a user dataset (its model classes
+ * for a typed serializer, {@link #forSerializer}).
  */
 public final class Dataset {
   public final String name;
@@ -20,6 +21,12 @@ public final class Dataset {
   /** The user dataset's types, or null for a built-in dataset. */
   public final UserTypes types;
 
+  /**
+   * For a user dataset given to a typed serializer: the generated model its items are instances of
+   * (the check compares their trees); null when the items are the typed generic tree.
+   */
+  public final TypedModel model;
+
   public final boolean stream;
   public final int count;
   public final List<Object> items;
@@ -28,15 +35,43 @@ public final class Dataset {
       String name,
       DatasetKind kind,
       UserTypes types,
+      TypedModel model,
       boolean stream,
       int count,
       List<Object> items) {
     this.name = name;
     this.kind = kind;
     this.types = types;
+    this.model = model;
     this.stream = stream;
     this.count = count;
     this.items = Collections.unmodifiableList(items);
+  }
+
+  /**
+   * The dataset as serializer {@code s} takes it: a user dataset's items as the classes of its
+   * generated model when {@code s} is typed (NotApplicableException when the runner was built
+   * without that model), else this dataset.
+   */
+  public Dataset forSerializer(Serializer s, String typesPath) throws Exception {
+    if (kind != null || !s.typedUser()) {
+      return this;
+    }
+    TypedModel m = TypedModels.user(typesPath);
+    if (m == null) {
+      throw new NotApplicableException(
+          "typed model not built for this dataset's types: run `serbench build -r java`");
+    }
+    List<Object> typed = new ArrayList<>(items.size());
+    for (Object item : items) {
+      typed.add(m.fromTree(item));
+    }
+    return new Dataset(name, null, types, m, stream, count, typed);
+  }
+
+  /** What the check compares: the typed generic tree of a decoded message. */
+  public Object checkable(Object decoded) {
+    return model == null ? decoded : model.toTree(decoded);
   }
 
   /** Message {@code i} of the dataset. */
@@ -72,11 +107,13 @@ public final class Dataset {
     if (!framing.equals(kind.stream ? "stream" : "single")) {
       throw new IllegalArgumentException(path + ": unexpected framing " + framing);
     }
+    TypedModel model = kind.model();
+    UserTypes types = UserTypes.of(model.typesJson(), model.message());
     List<Object> list = new ArrayList<>();
     for (JsonNode item : root.path("items")) {
-      list.add(kind.fromJson(item));
+      list.add(model.fromTree(types.fromJson(item, "$")));
     }
-    return new Dataset(kind.id, kind, null, kind.stream, root.path("count").asInt(), list);
+    return new Dataset(kind.id, kind, null, null, kind.stream, root.path("count").asInt(), list);
   }
 
   /** Loads a user dataset's canonical file through its types (protocol section 7). */
@@ -94,6 +131,7 @@ public final class Dataset {
         name,
         null,
         types,
+        null,
         root.path("framing").asText().equals("stream"),
         root.path("count").asInt(),
         list);

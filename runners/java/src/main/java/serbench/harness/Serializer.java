@@ -77,6 +77,14 @@ public abstract class Serializer {
     throw new NotApplicableException(userNotApplicable());
   }
 
+  /**
+   * Whether {@link #userCodec} takes a user dataset's items as the classes of its generated model
+   * ({@link Dataset#model}) rather than the typed generic tree.
+   */
+  public boolean typedUser() {
+    return false;
+  }
+
   /** A fresh codec for one dataset kind (called outside timing). */
   public abstract Codec codec(DatasetKind kind) throws Exception;
 

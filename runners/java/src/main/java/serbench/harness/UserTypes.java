@@ -94,8 +94,11 @@ public final class UserTypes {
   private final JsonNode defs;
 
   private UserTypes(JsonNode root) {
+    this(root, root.get("message"));
+  }
+
+  private UserTypes(JsonNode root, JsonNode m) {
     defs = root.path("types");
-    JsonNode m = root.get("message");
     if (m == null || !m.isTextual()) {
       throw new IllegalArgumentException("types: 'message' must name the message type");
     }
@@ -104,6 +107,13 @@ public final class UserTypes {
 
   public static UserTypes load(String path) throws Exception {
     return new UserTypes(new ObjectMapper().readTree(new File(path)));
+  }
+
+  /** The types of one message of a types file's text (a built-in family may have several). */
+  public static UserTypes of(String json, String message) throws Exception {
+    return new UserTypes(
+        new ObjectMapper().readTree(json),
+        com.fasterxml.jackson.databind.node.TextNode.valueOf(message));
   }
 
   private Type parse(String s) {

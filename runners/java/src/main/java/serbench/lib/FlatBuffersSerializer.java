@@ -160,7 +160,7 @@ public final class FlatBuffersSerializer extends Serializer {
   }
 
   private static Test1 fromTest1(serbench.fbs.pb_vs_msgpack.Test1 t) {
-    return new Test1((int) t.a(), (int) t.b());
+    return new Test1(t.a(), t.b());
   }
 
   private static int test2(FlatBufferBuilder b, Test2 t) {

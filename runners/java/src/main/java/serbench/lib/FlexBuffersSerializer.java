@@ -207,8 +207,8 @@ public final class FlexBuffersSerializer extends Serializer {
             });
       case TEST1:
         return codec(
-            (b, m) -> pairOfInts(b, null, ((Test1) m).a, ((Test1) m).b, true),
-            r -> new Test1(r.asMap().get("a").asInt(), r.asMap().get("b").asInt()));
+            (b, m) -> pairOfInts(b, null, (int) ((Test1) m).a, (int) ((Test1) m).b, true),
+            r -> new Test1(r.asMap().get("a").asUInt(), r.asMap().get("b").asUInt()));
       case TEST2:
         return codec(
             (b, m) -> pairOfInts(b, null, ((Test2) m).a, ((Test2) m).b, false),
@@ -221,7 +221,7 @@ public final class FlexBuffersSerializer extends Serializer {
             (b, m) -> {
               Test4 t = (Test4) m;
               int s = b.startMap();
-              pairOfInts(b, "t1", t.t1.a, t.t1.b, true);
+              pairOfInts(b, "t1", (int) t.t1.a, (int) t.t1.b, true);
               pairOfInts(b, "t2", t.t2.a, t.t2.b, false);
               test3(b, "t3", t.t3);
               b.endMap(null, s);
@@ -231,7 +231,7 @@ public final class FlexBuffersSerializer extends Serializer {
               FlexBuffers.Map t1 = t.get("t1").asMap();
               FlexBuffers.Map t2 = t.get("t2").asMap();
               return new Test4(
-                  new Test1(t1.get("a").asInt(), t1.get("b").asInt()),
+                  new Test1(t1.get("a").asUInt(), t1.get("b").asUInt()),
                   new Test2(t2.get("a").asInt(), t2.get("b").asInt()),
                   new Test3(t.get("t3").asMap().get("s").asString()));
             });

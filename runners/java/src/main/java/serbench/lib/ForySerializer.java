@@ -58,14 +58,25 @@ public final class ForySerializer extends Serializer {
     return null;
   }
 
-  /** User datasets: the typed generic tree itself (LinkedHashMap, ArrayList, boxed values). */
+  /**
+   * User datasets: the classes of the dataset's generated model, registered after the built-ins'.
+   */
+  @Override
+  public boolean typedUser() {
+    return true;
+  }
+
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) {
-    return codec(null);
+    return codec(data.model.classes());
   }
 
   @Override
   public Codec codec(DatasetKind kind) {
+    return codec(List.of());
+  }
+
+  private Codec codec(List<Class<?>> userClasses) {
     Fory fory =
         Fory.builder()
             .withLanguage(Language.JAVA)
@@ -79,6 +90,9 @@ public final class ForySerializer extends Serializer {
     fory.register(BigInteger.class);
     fory.register(byte[].class);
     for (Class<?> c : CLASSES) {
+      fory.register(c);
+    }
+    for (Class<?> c : userClasses) {
       fory.register(c);
     }
     MemoryBuffer buffer = MemoryBuffer.newHeapBuffer(4096);

@@ -159,13 +159,13 @@ public final class HandwrittenSerializer extends Serializer {
   }
 
   private static void writeTest1(DataOutputStream o, Test1 t) throws IOException {
-    o.writeInt(t.a);
-    o.writeInt(t.b);
+    o.writeInt((int) t.a); // uint32: its 32 bits
+    o.writeInt((int) t.b);
   }
 
   private static Test1 readTest1(ByteBuffer b) {
     int a = b.getInt();
-    return new Test1(a, b.getInt());
+    return new Test1(Integer.toUnsignedLong(a), Integer.toUnsignedLong(b.getInt()));
   }
 
   private static void writeTest2(DataOutputStream o, Test2 t) throws IOException {

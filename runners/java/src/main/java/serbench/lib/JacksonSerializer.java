@@ -51,6 +51,11 @@ public final class JacksonSerializer extends Serializer {
   private final boolean wrapLists;
   private final String format;
 
+  /** The -dynamic row: the generic value tree of user datasets (Object, Map, List). */
+  private final boolean dynamic;
+
+  private final String typedName;
+
   private JacksonSerializer(
       String name,
       String format,
@@ -60,10 +65,41 @@ public final class JacksonSerializer extends Serializer {
       List<String> packages,
       Supplier<ObjectMapper> mapper,
       boolean wrapLists) {
-    super(name, format, library, version, labels, concat(CORE, packages));
+    this(name, format, library, version, labels, concat(CORE, packages), mapper, wrapLists, false);
+  }
+
+  private JacksonSerializer(
+      String name,
+      String format,
+      String library,
+      String version,
+      List<String> labels,
+      List<String> packages,
+      Supplier<ObjectMapper> mapper,
+      boolean wrapLists,
+      boolean dynamic) {
+    super(name, format, library, version, labels, packages);
     this.mapper = mapper;
     this.wrapLists = wrapLists;
     this.format = format;
+    this.dynamic = dynamic;
+    this.typedName = dynamic ? name.substring(0, name.length() - "-dynamic".length()) : name;
+  }
+
+  /** This row's {@code -dynamic} twin: user datasets through Jackson's generic tree. */
+  public JacksonSerializer dynamicRow() {
+    List<String> labels = new java.util.ArrayList<>(labels());
+    labels.replaceAll(l -> l.equals("reflective") ? "dynamic" : l);
+    return new JacksonSerializer(
+        name() + "-dynamic",
+        format(),
+        library(),
+        version(),
+        labels,
+        packages(),
+        mapper,
+        wrapLists,
+        true);
   }
 
   private static List<String> concat(List<String> a, List<String> b) {
@@ -191,6 +227,23 @@ public final class JacksonSerializer extends Serializer {
     public List<T> items;
   }
 
+  /** The holder of a user dataset's message that is not a record or map, in BSON. */
+  public static final class Value<T> {
+    public T value;
+  }
+
+  @Override
+  public String notApplicable(DatasetKind kind) {
+    return dynamic
+        ? "user datasets only: on the built-in datasets " + typedName + " reads the model classes"
+        : null;
+  }
+
+  @Override
+  public boolean typedUser() {
+    return !dynamic;
+  }
+
   @Override
   public String userNotApplicable() {
     return format.equals("xml")
@@ -208,6 +261,21 @@ public final class JacksonSerializer extends Serializer {
     ObjectMapper m = mapper.get();
     if (format.equals("msgpack")) {
       m.registerModule(TimestampExtensionModule.INSTANCE);
+      // the factory reads the timestamp extension as an Instant already (msgpackFactory)
+      SimpleModule read = new SimpleModule("serbench-msgpack-instant");
+      read.addDeserializer(
+          Instant.class,
+          new JsonDeserializer<Instant>() {
+            @Override
+            public Instant deserialize(JsonParser p, DeserializationContext c) throws IOException {
+              Object v = p.getEmbeddedObject();
+              if (v instanceof Instant) {
+                return (Instant) v;
+              }
+              throw new IOException("expected the MessagePack timestamp extension, got " + v);
+            }
+          });
+      m.registerModule(read);
     } else if (format.equals("bson")) {
       SimpleModule time = new SimpleModule("serbench-bson-datetime");
       time.addSerializer(
@@ -217,6 +285,17 @@ public final class JacksonSerializer extends Serializer {
             public void serialize(Instant v, JsonGenerator g, SerializerProvider p)
                 throws IOException {
               ((BsonGenerator) g).writeDateTime(Date.from(v));
+            }
+          });
+      time.addDeserializer(
+          Instant.class,
+          new JsonDeserializer<Instant>() {
+            @Override
+            public Instant deserialize(JsonParser p, DeserializationContext c) throws IOException {
+              Object v = p.getEmbeddedObject();
+              return v instanceof Date
+                  ? ((Date) v).toInstant()
+                  : Instant.ofEpochMilli(p.getValueAsLong());
             }
           });
       m.registerModule(time);
@@ -242,9 +321,10 @@ public final class JacksonSerializer extends Serializer {
     }
     for (int i = 0; i < data.items.size(); i++) {
       Object[] hit = {null};
+      Object tree = data.checkable(data.items.get(i));
       String at =
           UserTypes.find(
-              data.items.get(i),
+              tree,
               v -> {
                 if (p.test(v)) {
                   hit[0] = v;
@@ -257,7 +337,7 @@ public final class JacksonSerializer extends Serializer {
         return format + ": " + hit[0] + " at " + at + " " + why;
       }
       if (format.equals("bson")) {
-        String k = UserTypes.find(data.items.get(i), JacksonSerializer::hasNulKey, "$[" + i + "]");
+        String k = UserTypes.find(tree, JacksonSerializer::hasNulKey, "$[" + i + "]");
         if (k != null) {
           return "bson: a map key with a NUL character at " + k + " (BSON keys are C strings)";
         }
@@ -284,6 +364,9 @@ public final class JacksonSerializer extends Serializer {
       throw new NotApplicableException(reason);
     }
     ObjectMapper m = userMapper();
+    if (!dynamic) {
+      return typedCodec(m, data);
+    }
     ObjectWriter writer = m.writerFor(Object.class);
     ObjectReader reader = m.readerFor(Object.class);
     UserTypes types = data.types;
@@ -310,6 +393,39 @@ public final class JacksonSerializer extends Serializer {
           v = ((Map<?, ?>) v).get("value");
         }
         return types.apply(v, "$", dates);
+      }
+    };
+  }
+
+  /** A user dataset's generated classes; a BSON root that is not a record or map is wrapped. */
+  private Codec typedCodec(ObjectMapper m, Dataset data) {
+    JavaType type = m.getTypeFactory().constructType(data.model.javaType());
+    boolean wrap =
+        wrapLists
+            && data.types.message.kind != UserTypes.Kind.RECORD
+            && data.types.message.kind != UserTypes.Kind.MAP;
+    if (wrap) {
+      type = m.getTypeFactory().constructParametricType(Value.class, type);
+    }
+    ObjectWriter writer = m.writerFor(type);
+    ObjectReader reader = m.readerFor(type);
+    return new Codec() {
+      @Override
+      @SuppressWarnings({"unchecked", "rawtypes"})
+      public void encode(Object message, Buf out) throws IOException {
+        if (wrap) {
+          Value holder = new Value();
+          holder.value = message;
+          writer.writeValue(out, holder);
+        } else {
+          writer.writeValue(out, message);
+        }
+      }
+
+      @Override
+      public Object decode(byte[] buf, int off, int len) throws IOException {
+        Object v = reader.readValue(buf, off, len);
+        return wrap ? ((Value<?>) v).value : v;
       }
     };
   }

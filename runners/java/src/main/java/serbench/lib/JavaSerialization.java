@@ -34,7 +34,12 @@ public final class JavaSerialization extends Serializer {
     return null;
   }
 
-  /** User datasets: the typed generic tree itself (LinkedHashMap, ArrayList, boxed values). */
+  /** User datasets: the classes of the dataset's generated model. */
+  @Override
+  public boolean typedUser() {
+    return true;
+  }
+
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) {
     return codec(null);

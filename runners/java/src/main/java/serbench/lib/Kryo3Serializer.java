@@ -6,7 +6,9 @@ import java.util.List;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.Compressor;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.model.Click;
 import serbench.model.ClickMap;
@@ -78,7 +80,9 @@ public final class Kryo3Serializer extends Serializer {
     Test4.class,
     Viewport.class,
     Click.class,
-    ClickMap.class
+    ClickMap.class,
+    // the generated models' maps keep the file's order
+    java.util.LinkedHashMap.class
   };
 
   @Override
@@ -91,12 +95,48 @@ public final class Kryo3Serializer extends Serializer {
   }
 
   @Override
+  public String userNotApplicable() {
+    return null;
+  }
+
+  /** User datasets: the classes of the dataset's generated model, as on the built-ins. */
+  @Override
+  public boolean typedUser() {
+    return true;
+  }
+
+  @Override
+  public Codec userCodec(Dataset data, com.fasterxml.jackson.databind.JsonNode schemas)
+      throws NotApplicableException {
+    for (Class<?> c : data.model.classes()) {
+      for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+        if (f.getGenericType().getTypeName().contains("java.time.Instant")) {
+          throw new NotApplicableException(
+              "Kryo 3.0.3 has no serializer for java.time.Instant ("
+                  + c.getSimpleName()
+                  + "."
+                  + f.getName()
+                  + ")");
+        }
+      }
+    }
+    List<Class<?>> classes = new ArrayList<>(List.of(CLASSES));
+    classes.addAll(List.of(byte[].class, java.math.BigInteger.class));
+    classes.addAll(data.model.classes());
+    return codec(classes);
+  }
+
+  @Override
   public Codec codec(DatasetKind kind) {
+    return codec(List.of(CLASSES));
+  }
+
+  private Codec codec(List<Class<?>> classes) {
     Kryo kryo = new Kryo();
     kryo.setRegistrationRequired(register);
     kryo.setReferences(false);
     if (register) {
-      for (Class<?> c : CLASSES) {
+      for (Class<?> c : classes) {
         kryo.register(c);
       }
     }

@@ -85,19 +85,33 @@ public final class KryoSerializer extends Serializer {
     return null;
   }
 
-  /** User datasets: the typed generic tree itself (LinkedHashMap, ArrayList, boxed values). */
+  /**
+   * User datasets: the classes of the dataset's generated model, registered after the built-ins'.
+   */
+  @Override
+  public boolean typedUser() {
+    return true;
+  }
+
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) {
-    return codec(null);
+    return codec(data.model.classes());
   }
 
   @Override
   public Codec codec(DatasetKind kind) {
+    return codec(List.of());
+  }
+
+  private Codec codec(List<Class<?>> userClasses) {
     Kryo kryo = new Kryo();
     kryo.setRegistrationRequired(register);
     kryo.setReferences(false);
     if (register) {
       for (Class<?> c : CLASSES) {
+        kryo.register(c);
+      }
+      for (Class<?> c : userClasses) {
         kryo.register(c);
       }
     }

@@ -70,7 +70,7 @@ public final class MsgpackCoreSerializer extends Serializer {
         r = MsgpackCoreSerializer::readSamples;
         break;
       case TEST1:
-        w = (p, m) -> p.packArrayHeader(2).packInt(((Test1) m).a).packInt(((Test1) m).b);
+        w = (p, m) -> p.packArrayHeader(2).packLong(((Test1) m).a).packLong(((Test1) m).b);
         r = u -> readTest1(u);
         break;
       case TEST2:
@@ -86,7 +86,7 @@ public final class MsgpackCoreSerializer extends Serializer {
             (p, m) -> {
               Test4 t = (Test4) m;
               p.packArrayHeader(3);
-              p.packArrayHeader(2).packInt(t.t1.a).packInt(t.t1.b);
+              p.packArrayHeader(2).packLong(t.t1.a).packLong(t.t1.b);
               p.packArrayHeader(2).packInt(t.t2.a).packInt(t.t2.b);
               p.packString(t.t3.s);
             };
@@ -217,8 +217,8 @@ public final class MsgpackCoreSerializer extends Serializer {
 
   private static Test1 readTest1(MessageUnpacker u) throws IOException {
     expect(u.unpackArrayHeader(), 2);
-    int a = u.unpackInt();
-    return new Test1(a, u.unpackInt());
+    long a = u.unpackLong();
+    return new Test1(a, u.unpackLong());
   }
 
   private static Test2 readTest2(MessageUnpacker u) throws IOException {

@@ -152,11 +152,14 @@ public final class Protobuf2Serializer extends Serializer {
   }
 
   private static PbVsMsgpackProto.Test1 test1(Test1 t) {
-    return PbVsMsgpackProto.Test1.newBuilder().setA(t.a).setB(t.b).build();
+    return PbVsMsgpackProto.Test1.newBuilder()
+        .setA((int) t.a)
+        .setB((int) t.b)
+        .build(); // uint32 bits
   }
 
   private static Test1 fromTest1(PbVsMsgpackProto.Test1 p) {
-    return new Test1(p.getA(), p.getB());
+    return new Test1(Integer.toUnsignedLong(p.getA()), Integer.toUnsignedLong(p.getB()));
   }
 
   private static PbVsMsgpackProto.Test2 test2(Test2 t) {

@@ -190,11 +190,11 @@ public final class ThriftSerializer extends Serializer {
   }
 
   private static serbench.thrift.Test1 test1(Test1 t) {
-    return new serbench.thrift.Test1(t.a & 0xFFFFFFFFL, t.b & 0xFFFFFFFFL);
+    return new serbench.thrift.Test1(t.a, t.b);
   }
 
   private static Test1 fromTest1(serbench.thrift.Test1 t) {
-    return new Test1((int) t.getA(), (int) t.getB());
+    return new Test1(t.getA(), t.getB());
   }
 
   private static serbench.thrift.Test2 test2(Test2 t) {
