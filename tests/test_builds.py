@@ -94,8 +94,8 @@ def test_a_failed_typed_build_names_runner_and_dataset_and_keeps_it(
 def test_run_with_data_rebuilds_when_it_registers(
     fake_runners: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`run --data` registers the file (rebuilding typed-model runners) before it runs, and
-    neither registers nor rebuilds again while the file is unchanged."""
+    """`run --data` registers the file (rebuilding the run's typed-model runners) before it
+    runs, and neither registers nor rebuilds again while the file is unchanged."""
 
     class Ran(Exception):
         pass
@@ -106,7 +106,18 @@ def test_run_with_data_rebuilds_when_it_registers(
     monkeypatch.setattr(cli.runs, "execute", execute)
     people = FIXTURES / "userdata" / "people.csv"
     for _ in range(2):
-        result = CliRunner().invoke(cli.app, ["run", "--data", str(people), "-r", "plain"])
+        result = CliRunner().invoke(cli.app, ["run", "--data", str(people), "-r", "typed"])
         assert isinstance(result.exception, Ran), result.output
     assert [b["user_datasets"] for b in _builds(fake_runners["typed"])] == [["people"]]
     assert "user dataset people is up to date" in result.output
+
+
+def test_registering_for_named_runners_rebuilds_only_those(
+    fake_runners: dict[str, Path],
+) -> None:
+    people = FIXTURES / "userdata" / "people.csv"
+    result = CliRunner().invoke(cli.app, ["datasets", "add", "people", str(people), "-r", "plain"])
+    assert result.exit_code == 0, result.output
+    assert _builds(fake_runners["typed"]) == [] and _builds(fake_runners["plain"]) == []
+    result = CliRunner().invoke(cli.app, ["datasets", "add", "other", str(people), "-r", "nope"])
+    assert result.exit_code == 2 and "unknown runner 'nope'" in result.output

@@ -307,7 +307,7 @@ def test_cli_add_list_remove(state: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
     # registering rebuilds typed-model runners (tests/test_builds.py, on fake runners): the
     # real ones stay as the suite built them
-    monkeypatch.setattr(builds, "typed_model", lambda specs=None: [])
+    monkeypatch.setattr(builds, "typed_model", lambda names=None, specs=None: [])
     cli = CliRunner()
     result = cli.invoke(app, ["datasets", "add", "people", str(FIX / "people.csv")])
     assert result.exit_code == 0, result.output

@@ -35,10 +35,13 @@ def selected(names: list[str], specs: dict[str, RunnerSpec] | None = None) -> li
     return [s for n, s in specs.items() if (not names or n in names) and s.build]
 
 
-def typed_model(specs: dict[str, RunnerSpec] | None = None) -> list[RunnerSpec]:
-    """The runners whose build generates a typed model per dataset, user datasets included."""
-    specs = specs if specs is not None else runners.discover()
-    return [s for s in specs.values() if s.typed_model and s.build]
+def typed_model(
+    names: list[str] | None = None, specs: dict[str, RunnerSpec] | None = None
+) -> list[RunnerSpec]:
+    """The runners whose build generates a typed model per dataset, user datasets included;
+    only the named ones when names are given (a user who runs one runner waits for one
+    build: the others' typed rows say how to build them when they are asked)."""
+    return [s for s in selected(names or [], specs) if s.typed_model]
 
 
 def build(spec: RunnerSpec) -> Built:

@@ -107,16 +107,26 @@ def _fail(message: str) -> None:
 
 
 def _register(
-    name: str, file: Path, as_: str | None, types: Path | None, sample: int | None
+    name: str,
+    file: Path,
+    as_: str | None,
+    types: Path | None,
+    sample: int | None,
+    runner: list[str] | None = None,
 ) -> None:
-    """Register the file, then rebuild the runners whose typed models cover user datasets."""
+    """Register the file, then rebuild the runners whose typed models cover user datasets
+    (only the named ones, when named)."""
     with err.status(f"registering {file}"):
         try:
             entry = userdata.add(name, file, as_=as_, types_file=types, sample=sample)
         except (userdata.UserDataError, ValueError, OSError) as exc:
             _fail(str(exc))
     listings.print_registration(entry, err)
-    _build(builds.typed_model(), err, dataset=name)
+    try:
+        specs = builds.typed_model(runner)
+    except datasets.UnknownName as exc:
+        _fail(str(exc))
+    _build(specs, err, dataset=name)
 
 
 def _build(specs: list[RunnerSpec], out: Console, dataset: str | None = None) -> bool:
@@ -175,10 +185,14 @@ def datasets_add(
     as_: AsOption = None,
     types: TypesOption = None,
     sample: SampleOption = None,
+    runner: Annotated[
+        list[str] | None,
+        typer.Option("--runner", "-r", help="rebuild only these runners' typed models"),
+    ] = None,
 ) -> None:
     """Register FILE as dataset NAME: canonical file, inferred types and schemas; then rebuild
     the runners whose typed models cover user datasets (runner.json "typed_model")."""
-    _register(name, file, as_, types, sample)
+    _register(name, file, as_, types, sample, runner)
 
 
 @datasets_app.command("remove")
@@ -191,14 +205,16 @@ def datasets_remove(name: Annotated[str, typer.Argument()]) -> None:
     console.print(f"removed user dataset {name}")
 
 
-def _data_option(file: Path, as_: str | None, types: Path | None, sample: int | None) -> str:
+def _data_option(
+    file: Path, as_: str | None, types: Path | None, sample: int | None, runner: list[str]
+) -> str:
     """`run --data FILE`: registered under the file's stem, again only if it (or serbench's
-    schema generator) changed."""
+    schema generator) changed; only the run's runners (`-r`) rebuild their typed models."""
     name = stem_name(file)
     if is_current(name, file, as_, types, sample):
         err.print(f"user dataset {name} is up to date with {file}")
     else:
-        _register(name, file, as_, types, sample)
+        _register(name, file, as_, types, sample, runner)
     return name
 
 
@@ -321,7 +337,7 @@ def run_cmd(
 ) -> None:
     """Run the matrix; every finished cell is stored at once."""
     if data is not None:
-        dataset = [*(dataset or []), _data_option(data, as_, types, sample)]
+        dataset = [*(dataset or []), _data_option(data, as_, types, sample, runner or [])]
     options = runs.RunOptions(
         datasets=list(dataset or []),
         serializers=list(serializer or []),
