@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from serbench import runners
 from serbench.paths import REPO_ROOT, RUNNERS_DIR
 from serbench.userdata.schemas import builtin, tools
 
@@ -44,9 +45,9 @@ def _cpp(work: Path, env: dict[str, str]) -> dict[str, bytes]:
         "--build",
         str(build),
         "--target",
-        *(f"gen/{s}{x}" for s in stems for x in suffixes),
+        *(f"generated/{s}{x}" for s in stems for x in suffixes),
     )
-    return _files(build / "gen")
+    return _files(build / "generated")
 
 
 def _java(work: Path, env: dict[str, str]) -> dict[str, bytes]:
@@ -79,7 +80,13 @@ def test_generated_code_does_not_depend_on_path(
     schemas = builtin.write_all(tmp_path / "schemas")
     out = {}
     for name, path in paths.items():
-        env = {**os.environ, "PATH": path, builtin.ENV: str(schemas)}
+        env = {
+            **os.environ,
+            **runners.build_environment(),  # what `serbench build` gives every build
+            "SERBENCH_USER_DATASETS_DIR": str(tmp_path / "no-user-datasets"),
+            "PATH": path,
+            builtin.ENV: str(schemas),
+        }
         out[name] = generate(tmp_path / name.replace(" ", "-"), env)
     assert out["venv first"], f"{runner}: nothing generated"
     assert out["venv first"].keys() == out["no venv"].keys()
