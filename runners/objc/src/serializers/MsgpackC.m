@@ -2,9 +2,6 @@
 // is what an NSDictionary-based wrapper writes.
 #import "SBMsgpack.h"
 
-@interface SBMsgpackC : SBSerializer
-@end
-
 @implementation SBMsgpackC
 + (NSString *)name {
   return @"msgpack-c";
@@ -38,7 +35,15 @@
 - (void)encode:(id)message append:(NSMutableData *)dst {
   msgpack_packer pk;
   msgpack_packer_init(&pk, dst, SBMsgpackWrite);
-  SBMsgpackPack(&pk, message);
+  [self pack:message with:&pk];
+}
+
+- (void)pack:(id)message with:(msgpack_packer *)pk {
+  SBMsgpackPack(pk, message);
+}
+
+- (id)objectFrom:(const msgpack_object *)o {
+  return SBMsgpackObject(o);
 }
 
 - (id)decodeNext:(const uint8_t *)bytes
@@ -47,7 +52,15 @@
            error:(NSString **)error {
   msgpack_unpacked result;
   msgpack_unpacked_init(&result);
-  id v = SBMsgpackNext(&result, bytes, length, used, error) ? SBMsgpackObject(&result.data) : nil;
+  id v = nil;
+  if (SBMsgpackNext(&result, bytes, length, used, error)) {
+    @try {
+      v = [self objectFrom:&result.data];
+    } @catch (NSException *e) {
+      if (![[e name] isEqualToString:@"SBDecodeError"]) @throw;
+      *error = [e reason];
+    }
+  }
   msgpack_unpacked_destroy(&result);
   return v;
 }

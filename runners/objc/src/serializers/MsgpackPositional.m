@@ -4,7 +4,7 @@
 // Objective-C wrapper with a field list per class would.
 #import "SBMsgpack.h"
 
-@interface SBMsgpackPositional : SBSerializer
+@interface SBMsgpackPositional : SBMsgpackC
 @end
 
 static void pack(msgpack_packer *pk, id v, SBType *t) {
@@ -84,65 +84,15 @@ static id convert(const msgpack_object *o, SBType *t) {
 + (NSString *)name {
   return @"msgpack-c-positional";
 }
-+ (NSString *)format {
-  return @"msgpack";
-}
-+ (NSString *)library {
-  return @"msgpack-c (C API) with Foundation objects";
-}
-+ (NSString *)version {
-  return [NSString stringWithUTF8String:msgpack_version()];
-}
 + (NSArray *)labels {
   return [NSArray arrayWithObjects:@"binary", @"schemaless", @"copying-decode", @"positional", nil];
 }
-+ (id)footprintBytes {
-  return SBLibraryFootprint(msgpack_version);
+
+- (void)pack:(id)message with:(msgpack_packer *)pk {
+  pack(pk, message, type);
 }
 
-- (BOOL)selfDelimiting {
-  return YES;
-}
-
-- (NSData *)encode:(id)message {
-  NSMutableData *out = [NSMutableData dataWithCapacity:64];
-  [self encode:message append:out];
-  return out;
-}
-
-- (void)encode:(id)message append:(NSMutableData *)dst {
-  msgpack_packer pk;
-  msgpack_packer_init(&pk, dst, SBMsgpackWrite);
-  pack(&pk, message, type);
-}
-
-- (id)decodeNext:(const uint8_t *)bytes
-          length:(NSUInteger)length
-            used:(NSUInteger *)used
-           error:(NSString **)error {
-  msgpack_unpacked result;
-  msgpack_unpacked_init(&result);
-  id v = nil;
-  if (SBMsgpackNext(&result, bytes, length, used, error)) {
-    @try {
-      v = convert(&result.data, type);
-    } @catch (NSException *e) {
-      if (![[e name] isEqualToString:@"SBDecodeError"]) @throw;
-      *error = [e reason];
-    }
-  }
-  msgpack_unpacked_destroy(&result);
-  return v;
-}
-
-- (id)decode:(const uint8_t *)bytes length:(NSUInteger)length error:(NSString **)error {
-  NSUInteger used;
-  id v = [self decodeNext:bytes length:length used:&used error:error];
-  if (v && used != length) {
-    *error = [NSString
-        stringWithFormat:@"msgpack: %lu bytes after the message", (unsigned long)(length - used)];
-    return nil;
-  }
-  return v;
+- (id)objectFrom:(const msgpack_object *)o {
+  return convert(o, type);
 }
 @end

@@ -16,3 +16,10 @@ id SBMsgpackObject(const msgpack_object *o);
 // Unpacks the next object; *used the bytes it took; NO and *error when the bytes are not one.
 BOOL SBMsgpackNext(msgpack_unpacked *result, const uint8_t *bytes, NSUInteger length,
                    NSUInteger *used, NSString **error);
+
+// The map-layout row; the positional row overrides the two hooks with the message type.
+@interface SBMsgpackC : SBSerializer
+- (void)pack:(id)message with:(msgpack_packer *)pk;
+// raises SBDecodeError when the object does not fit the layout
+- (id)objectFrom:(const msgpack_object *)o;
+@end
