@@ -20,6 +20,21 @@ from serbench.timing import QUIT_TIMEOUT_S
 Reply = dict[str, Any]
 
 
+def line_queue(proc: subprocess.Popen[str]) -> queue.Queue[str | None]:
+    """The process's stdout lines as they come, read by a daemon thread (so a reply can be
+    awaited with a deadline); None once the process closed its stdout."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
 class SessionFault(RuntimeError):
     """The runner process died, hung or printed something that is not a reply."""
 
@@ -47,14 +62,7 @@ class RunnerSession:
             bufsize=1,
             start_new_session=True,
         )
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self._lines.put(line)
-        self._lines.put(None)
+        self._lines = line_queue(self.proc)
 
     def stderr_tail(self, lines: int = 3) -> str:
         self._stderr.flush()

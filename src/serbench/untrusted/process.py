@@ -18,12 +18,12 @@ import resource
 import signal
 import subprocess
 import tempfile
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from serbench.runners import RunnerSpec
+from serbench.session import line_queue
 
 Reply = dict[str, Any]
 MiB = 1 << 20
@@ -92,16 +92,9 @@ class RunnerProcess:
             env={**os.environ, **limits.env},
             preexec_fn=_preexec(limits),  # noqa: PLW1509 - rlimits must be set in the child
         )
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._lines = line_queue(self.proc)
         # a cheap command proves the runner is up before any input's deadline starts
         self.call({"cmd": "release", "cell": "start"}, START_TIMEOUT_S)
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self._lines.put(line)
-        self._lines.put(None)
 
     def stderr_tail(self, lines: int = 3) -> str:
         """The first and last lines: Go and Rust put the reason first, Python last."""
