@@ -49,6 +49,35 @@ KNOWN = {
         ("rmp-serde-dynamic", None, STR32_4GIB, "rejected", ""),
         ("prost", "android-users", TRUNCATED_VARINT, "rejected", "cannot decode"),
     ],
+    "dotnet": [
+        ("json.net", None, JSON_BOMB, "rejected", "Unexpected end of content"),
+        ("json.net-bson", None, bytes.fromhex("08 00 00 00 7e 61 00 00"), "error", "BsonType"),
+        ("handwritten", "android-users", TRUNCATED_VARINT, "rejected", "EndOfStreamException"),
+        ("handwritten", "android-users", STR32_4GIB, "error", "ArgumentOutOfRangeException"),
+        ("json.net", None, (N_FILES / "n_number_NaN.json").read_bytes(), "accepted", ""),
+    ],
+    "objc": [
+        ("nsjsonserialization", None, JSON_BOMB, "crash", "signal 11"),
+        ("msgpack-c", None, STR32_4GIB, "rejected", "MSGPACK_UNPACK_CONTINUE"),
+        ("msgpack-c", None, ARRAY32_4G, "rejected", "MSGPACK_UNPACK_NOMEM_ERROR"),
+        ("handwritten", "android-users", TRUNCATED_VARINT, "rejected", "truncated"),
+        (
+            "nsjsonserialization",
+            None,
+            (N_FILES / "n_array_extra_comma.json").read_bytes(),
+            "accepted",
+            "",
+        ),
+        (
+            "plist-binary",  # the bplist of pb-vs-msgpack-test2 cut before its trailer
+            None,
+            bytes.fromhex(
+                "62706c6973743030d2010203045162516113" + "ff" * 7 + "fe13" + "ff" * 8 + "080d0f"
+            ),
+            "error",
+            "NSGenericException",
+        ),
+    ],
 }
 
 

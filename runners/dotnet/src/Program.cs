@@ -10,6 +10,13 @@ namespace Serbench
     {
         public static int Main(string[] args)
         {
+            // Nothing catches an OutOfMemoryException (see Harness/Untrusted.cs): it ends the
+            // process, and this first line of stderr names it in plain words.
+            AppDomain.CurrentDomain.UnhandledException += (sender, e) =>
+            {
+                if (e.ExceptionObject is OutOfMemoryException)
+                    Console.Error.WriteLine("serbench-dotnet: out of memory: " + ((Exception)e.ExceptionObject).Message);
+            };
             var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false)) { AutoFlush = true, NewLine = "\n" };
             string mode = args.Length == 1 ? args[0] : null;
             if (mode == "describe")

@@ -46,7 +46,8 @@ class Limits:
         return ", ".join(parts) or "none"
 
 
-# Per language: what the runtime itself needs plus the 256 MiB an input may make it take.
+# Per language (runner.json "language"): what the runtime itself needs plus the 256 MiB an
+# input may make it take.
 LIMITS: dict[str, Limits] = {
     "python": Limits(address_space=1536 * MiB, cpu_s=600),
     "rust": Limits(address_space=1024 * MiB, cpu_s=600),
@@ -54,10 +55,12 @@ LIMITS: dict[str, Limits] = {
     # managed runtimes reserve far more address space than they use: their heap is capped
     # by the runtime's own setting instead
     "cpp": Limits(address_space=1024 * MiB, cpu_s=600),
-    "objc": Limits(address_space=1024 * MiB, cpu_s=600),
+    "objective-c": Limits(address_space=1024 * MiB, cpu_s=600),
     "java": Limits(address_space=None, cpu_s=600, env={"JAVA_TOOL_OPTIONS": "-Xmx512m"}),
-    "node": Limits(address_space=None, cpu_s=600, env={"NODE_OPTIONS": "--max-old-space-size=512"}),
-    "dotnet": Limits(address_space=None, cpu_s=600, env={"MONO_GC_PARAMS": "max-heap-size=512m"}),
+    "javascript": Limits(
+        address_space=None, cpu_s=600, env={"NODE_OPTIONS": "--max-old-space-size=512"}
+    ),
+    "csharp": Limits(address_space=None, cpu_s=600, env={"MONO_GC_PARAMS": "max-heap-size=512m"}),
 }
 DEFAULT_LIMITS = Limits(address_space=None, cpu_s=600)
 

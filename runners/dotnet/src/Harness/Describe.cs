@@ -56,9 +56,9 @@ namespace Serbench.Harness
             }
             return new JObject
             {
-                { "protocol", 2 }, { "runner", "dotnet" }, { "language", "csharp" },
+                { "protocol", 2 }, { "protocol_minor", 1 }, { "runner", "dotnet" }, { "language", "csharp" },
                 { "runtime", new JObject { { "name", "Mono" }, { "version", MonoVersion() }, { "details", details } } },
-                { "capabilities", new JArray("decode_from", "transport", "user_datasets") },
+                { "capabilities", new JArray("decode_from", "transport", "user_datasets", "untrusted") },
                 { "serializers", serializers },
             };
         }

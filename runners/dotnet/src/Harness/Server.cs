@@ -19,6 +19,7 @@ namespace Serbench.Harness
     public sealed class Server
     {
         readonly Dictionary<string, Cell> cells = new Dictionary<string, Cell>();
+        readonly Untrusted untrusted = new Untrusted();
 
         public JObject Handle(string line)
         {
@@ -36,6 +37,9 @@ namespace Serbench.Harness
             }
             string kind = Str(cmd, "cmd", false);
             string cell = Str(cmd, "cell", false);
+            // outside the catch-all below: an untrusted input's fatal exception must end the process
+            if (Untrusted.IsCommand(kind))
+                return untrusted.Handle(cmd);
             try
             {
                 switch (kind)
@@ -72,7 +76,7 @@ namespace Serbench.Harness
                     case "quit":
                         return new JObject { { "event", "bye" } };
                     default:
-                        throw new BadRequest("unknown cmd " + JsonConvert.ToString(kind) + "; valid: prepare, sample, peak_alloc, release, quit");
+                        throw new BadRequest("unknown cmd " + JsonConvert.ToString(kind) + "; valid: prepare, sample, peak_alloc, release, quit, untrusted_decode, untrusted_encode");
                 }
             }
             catch (BadRequest e)

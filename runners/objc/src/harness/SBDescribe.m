@@ -38,9 +38,10 @@ NSDictionary *SBDescribe(void) {
       dictionaryWithObjectsAndKeys:@"GNUstep Base (gcc Objective-C)", @"name", SB_GNUSTEP_VERSION,
                                    @"version", details, @"details", nil];
   return [NSDictionary
-      dictionaryWithObjectsAndKeys:[NSNumber numberWithInt:2], @"protocol", @"objc", @"runner",
-                                   @"objective-c", @"language", runtime, @"runtime",
+      dictionaryWithObjectsAndKeys:[NSNumber numberWithInt:2], @"protocol",
+                                   [NSNumber numberWithInt:1], @"protocol_minor", @"objc",
+                                   @"runner", @"objective-c", @"language", runtime, @"runtime",
                                    [NSArray arrayWithObjects:@"transport", @"decode_from",
-                                                             @"user_datasets", nil],
+                                                             @"user_datasets", @"untrusted", nil],
                                    @"capabilities", serializers, @"serializers", nil];
 }

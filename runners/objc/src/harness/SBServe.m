@@ -1,6 +1,7 @@
 #import "SBServe.h"
 #import "SBCell.h"
 #import "SBRegistry.h"
+#import "SBUntrusted.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -132,10 +133,17 @@ int SBServe(void) {
     NSAutoreleasePool *pool = [NSAutoreleasePool new];
     NSData *bytes = [NSData dataWithBytesNoCopy:line length:len freeWhenDone:NO];
     id cmd = [NSJSONSerialization JSONObjectWithData:bytes options:0 error:NULL];
-    NSDictionary *reply = [cmd isKindOfClass:[NSDictionary class]]
-                              ? handle(cmd, cells, registry, &quit)
-                              : error(@"bad_request", @"not a JSON object");
-    SBPrintLine(reply);
+    BOOL isObject = [cmd isKindOfClass:[NSDictionary class]];
+    NSString *name = isObject ? [cmd objectForKey:@"cmd"] : nil;
+    if ([name isEqual:@"untrusted_decode"] || [name isEqual:@"untrusted_encode"]) {
+      NSData *reply = SBUntrusted(cmd, bytes, registry);  // its own writer: exact numbers
+      fwrite([reply bytes], 1, [reply length], stdout);
+      fputc('\n', stdout);
+      fflush(stdout);
+    } else {
+      SBPrintLine(isObject ? handle(cmd, cells, registry, &quit)
+                           : error(@"bad_request", @"not a JSON object"));
+    }
     [pool drain];
   }
   free(line);

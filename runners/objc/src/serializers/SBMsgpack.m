@@ -74,10 +74,13 @@ id SBMsgpackObject(const msgpack_object *o) {
       return [NSNumber numberWithFloat:(float)o->via.f64];
     case MSGPACK_OBJECT_FLOAT64:
       return [NSNumber numberWithDouble:o->via.f64];
-    case MSGPACK_OBJECT_STR:
-      return [[[NSString alloc] initWithBytes:o->via.str.ptr
-                                       length:o->via.str.size
-                                     encoding:NSUTF8StringEncoding] autorelease];
+    case MSGPACK_OBJECT_STR: {
+      NSString *s = [[[NSString alloc] initWithBytes:o->via.str.ptr
+                                              length:o->via.str.size
+                                            encoding:NSUTF8StringEncoding] autorelease];
+      if (!s) [NSException raise:@"SBDecodeError" format:@"msgpack: str is not UTF-8"];
+      return s;
+    }
     case MSGPACK_OBJECT_BIN:
       return [NSData dataWithBytes:o->via.bin.ptr length:o->via.bin.size];
     case MSGPACK_OBJECT_ARRAY: {
@@ -95,8 +98,8 @@ id SBMsgpackObject(const msgpack_object *o) {
       return out;
     }
     default:
-      [NSException raise:NSInvalidArgumentException
-                  format:@"msgpack: extension type %d", (int)o->type];
+      // a value a Foundation message does not hold: the wrapper's refusal, as a bad layout
+      [NSException raise:@"SBDecodeError" format:@"msgpack: extension type %d", (int)o->type];
   }
   return nil;
 }
