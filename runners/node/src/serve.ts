@@ -2,15 +2,17 @@
 import { writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { OPERATIONS, prepareCell, type CellOp } from "./cell.js";
-import { BUILTIN, builtinTypes, userTypes, type Dataset } from "./model.js";
+import { BadRequest, resolveDataset, type DatasetRef } from "./datasets.js";
+import { BUILTIN } from "./model.js";
 import { NotApplicable, footprint, version } from "./serializers/base.js";
 import { REGISTRY } from "./serializers/index.js";
 import { peakAlloc, takeSamples } from "./timing.js";
+import { Written, untrusted } from "./untrusted/commands.js";
 
-export const CAPABILITIES = ["decode_from", "user_datasets", "transport"];
+export const CAPABILITIES = ["decode_from", "user_datasets", "transport", "untrusted"];
 
 export function emit(obj: unknown): void {
-  writeSync(1, JSON.stringify(obj) + "\n");
+  writeSync(1, (obj instanceof Written ? obj.text : JSON.stringify(obj)) + "\n");
 }
 
 export function runtimeDetails(): string {
@@ -21,13 +23,14 @@ export function runtimeDetails(): string {
     "cpu_ns: process.cpuUsage() user+system of the whole process (all threads, microsecond resolution; Node 20 has no thread CPU clock)",
     "gc_count/gc_ns: perf_hooks gc entries",
     "alloc_bytes: null (V8 has no allocation counter; peak_alloc: peak V8 heap + external growth)",
-    "compile_ns: null (V8 does not report JIT time)",
+    "compile_ns: TurboFan time from V8's trace (compileTrace.ts)",
   ].join("; ");
 }
 
 export function describe(): unknown {
   return {
     protocol: 2,
+    protocol_minor: 1,
     runner: "node",
     language: "javascript",
     runtime: { name: "Node.js", version: process.versions.node, details: runtimeDetails() },
@@ -51,32 +54,6 @@ export function describe(): unknown {
           : { applicable: false, reason: s.userDatasets },
     })),
   };
-}
-
-class BadRequest extends Error {}
-
-interface DatasetRef {
-  name: string;
-  kind: "builtin" | "user";
-  data: string;
-  check_data?: string;
-  types?: string;
-  schemas?: Dataset["schemas"];
-}
-
-export function resolveDataset(ref: DatasetRef): Dataset | string {
-  if (ref.kind === "user") {
-    if (typeof ref.types !== "string") throw new BadRequest("a user dataset needs types");
-    return {
-      name: ref.name,
-      kind: "user",
-      types: userTypes(ref.types),
-      schemas: ref.schemas ?? {},
-    };
-  }
-  if (!(ref.name in BUILTIN))
-    return `no built-in dataset ${JSON.stringify(ref.name)}; valid: ${Object.keys(BUILTIN).join(", ")}`;
-  return { name: ref.name, kind: "builtin", types: builtinTypes(ref.name), schemas: {} };
 }
 
 const cells = new Map<string, Map<string, CellOp>>();
@@ -223,6 +200,9 @@ async function handle(line: string): Promise<unknown> {
         need(cmd, "cell");
         cells.delete(cmd.cell);
         return { event: "released", cell: String(cmd.cell) };
+      case "untrusted_decode":
+      case "untrusted_encode":
+        return untrusted(cmd, line);
       case "quit":
         return { event: "bye" };
       default:

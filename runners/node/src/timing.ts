@@ -2,8 +2,10 @@
 // boundaries. Wall: process.hrtime.bigint(). CPU: process.cpuUsage() (user + system of
 // the whole process, microsecond resolution: Node 20 has no per-thread CPU clock).
 // GC: perf_hooks "gc" entries, attributed to the sample whose window holds their start.
+// Compilation: V8's optimising-compiler trace (compileTrace.ts), read between commands.
 import { PerformanceObserver, performance, type PerformanceEntry } from "node:perf_hooks";
 import { GCProfiler } from "node:v8";
+import { compileNsSinceLastCall } from "./compileTrace.js";
 
 export type Op = () => unknown;
 export type Loop = (op: Op, n: number, sink: { v: unknown }) => void;
@@ -80,6 +82,7 @@ export async function takeSamples(
     }
   }
   gcEntries.length = 0;
+  const compileNs = compileNsSinceLastCall();
   return {
     iterations,
     wall_ns: wall,
@@ -88,7 +91,7 @@ export async function takeSamples(
     alloc_count: null,
     gc_count: gcCount,
     gc_ns: gcNs,
-    compile_ns: null,
+    compile_ns: compileNs,
   };
 }
 

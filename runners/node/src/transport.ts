@@ -5,7 +5,8 @@ import { connect, createServer, type Socket } from "node:net";
 import { Prepared } from "./cell.js";
 import { firstDifference, loadNative } from "./model.js";
 import { REGISTRY } from "./serializers/index.js";
-import { emit, resolveDataset } from "./serve.js";
+import { resolveDataset } from "./datasets.js";
+import { emit } from "./serve.js";
 
 /** Reads exact byte counts from a socket (chunks are joined only when needed). */
 class Reader {

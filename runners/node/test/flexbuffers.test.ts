@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { toReference } from "flatbuffers/js/flexbuffers.js";
-import { resolveDataset } from "../src/serve.js";
+import { resolveDataset } from "../src/datasets.js";
 import { loadNative, type Dataset } from "../src/model.js";
 import { REGISTRY } from "../src/serializers/index.js";
 import { S1, canonical, run, statusOf, userData } from "./helpers.js";

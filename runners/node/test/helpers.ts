@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepareCell, type PrepareResult } from "../src/cell.js";
-import { resolveDataset } from "../src/serve.js";
+import { resolveDataset } from "../src/datasets.js";
 import { REGISTRY } from "../src/serializers/index.js";
 import type { Dataset } from "../src/model.js";
 

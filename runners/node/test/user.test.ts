@@ -8,7 +8,7 @@ import { dir, statusOf, userData } from "./helpers.js";
 import { loadNative, type Dataset } from "../src/model.js";
 import { RUNNER_DIR } from "../src/paths.js";
 import { REGISTRY } from "../src/serializers/index.js";
-import { resolveDataset } from "../src/serve.js";
+import { resolveDataset } from "../src/datasets.js";
 
 const fixtures = join(RUNNER_DIR, "test/fixtures");
 const items = (id: string, score: string) =>
