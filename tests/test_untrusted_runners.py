@@ -56,6 +56,13 @@ KNOWN = {
         ("handwritten", "android-users", STR32_4GIB, "error", "ArgumentOutOfRangeException"),
         ("json.net", None, (N_FILES / "n_number_NaN.json").read_bytes(), "accepted", ""),
     ],
+    "node": [
+        ("json", None, JSON_BOMB, "rejected", "SyntaxError"),
+        ("msgpack-js", None, STR32_4GIB, "rejected", "Insufficient data"),
+        ("msgpackr", None, STR32_4GIB, "rejected", "Unexpected end"),
+        ("msgpackr", None, b"\x91" * 100_000, "error", "Maximum call stack"),
+        ("protobufjs", "android-users", TRUNCATED_VARINT, "rejected", "index out of range"),
+    ],
     "objc": [
         ("nsjsonserialization", None, JSON_BOMB, "crash", "signal 11"),
         ("msgpack-c", None, STR32_4GIB, "rejected", "MSGPACK_UNPACK_CONTINUE"),
