@@ -56,6 +56,20 @@ KNOWN = {
         ("handwritten", "android-users", STR32_4GIB, "error", "ArgumentOutOfRangeException"),
         ("json.net", None, (N_FILES / "n_number_NaN.json").read_bytes(), "accepted", ""),
     ],
+    "java": [
+        ("jackson-json-dynamic", None, JSON_BOMB, "rejected", "nesting depth"),
+        ("msgpack-core", None, STR32_4GIB, "rejected", "MessageSizeException"),
+        ("msgpack-core", None, b"\x91" * 100_000, "error", "StackOverflowError"),
+        ("msgpack-core", None, bytes.fromhex("dd 0f ff ff ff"), "excessive_allocation", "heap"),
+        ("protobuf", "android-users", TRUNCATED_VARINT, "rejected", "InvalidProtocolBuffer"),
+        (
+            "jackson-json-dynamic",
+            None,
+            (N_FILES / "n_array_comma_after_close.json").read_bytes(),
+            "accepted",
+            "",
+        ),
+    ],
     "node": [
         ("json", None, JSON_BOMB, "rejected", "SyntaxError"),
         ("msgpack-js", None, STR32_4GIB, "rejected", "Insufficient data"),

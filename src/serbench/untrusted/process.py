@@ -56,7 +56,11 @@ LIMITS: dict[str, Limits] = {
     # by the runtime's own setting instead
     "cpp": Limits(address_space=1024 * MiB, cpu_s=600),
     "objective-c": Limits(address_space=1024 * MiB, cpu_s=600),
-    "java": Limits(address_space=None, cpu_s=600, env={"JAVA_TOOL_OPTIONS": "-Xmx512m"}),
+    "java": Limits(
+        address_space=None,
+        cpu_s=600,
+        env={"JAVA_TOOL_OPTIONS": "-Xmx512m -XX:+ExitOnOutOfMemoryError"},
+    ),
     "javascript": Limits(
         address_space=None, cpu_s=600, env={"NODE_OPTIONS": "--max-old-space-size=512"}
     ),

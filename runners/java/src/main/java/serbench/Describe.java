@@ -55,6 +55,7 @@ public final class Describe {
   public static Map<String, Object> build() {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("protocol", 2);
+    d.put("protocol_minor", 1);
     d.put("runner", "java");
     d.put("language", "java");
     Map<String, Object> rt = new LinkedHashMap<>();
@@ -62,7 +63,7 @@ public final class Describe {
     rt.put("version", System.getProperty("java.version"));
     rt.put("details", jvmDetails());
     d.put("runtime", rt);
-    d.put("capabilities", List.of("transport", "decode_from", "user_datasets"));
+    d.put("capabilities", List.of("transport", "decode_from", "user_datasets", "untrusted"));
     List<Object> sers = new ArrayList<>();
     for (Serializer s : Registry.ALL) {
       Map<String, Object> m = new LinkedHashMap<>();

@@ -1,5 +1,7 @@
 package serbench;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -19,6 +21,8 @@ import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.harness.Sink;
 import serbench.harness.UserTypes;
+import serbench.untrusted.Canonical;
+import serbench.untrusted.Untrusted;
 
 /**
  * {@code serve}: one JSON command per line on stdin, exactly one reply line per command on stdout
@@ -26,11 +30,20 @@ import serbench.harness.UserTypes;
  * batches it asks for.
  */
 public final class Server {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Replies nest as deep as the canonical values of section 11 may (four levels per one). */
+  private static final ObjectMapper JSON =
+      new ObjectMapper(
+          JsonFactory.builder()
+              .streamWriteConstraints(
+                  StreamWriteConstraints.builder()
+                      .maxNestingDepth(4 * Canonical.MAX_DEPTH + 16)
+                      .build())
+              .build());
 
   private final PrintStream out;
   private final Map<String, Cell> cells = new HashMap<>();
   private final Sink sink = new Sink();
+  private final Untrusted untrusted = new Untrusted();
 
   /** The most recently loaded datasets (data and check_data of the last cells). */
   private final Map<String, Dataset> loaded =
@@ -167,11 +180,28 @@ public final class Server {
           r.put("cell", cell);
           return r;
         }
+      case "untrusted_decode":
+      case "untrusted_encode":
+        return untrusted(c);
       case "quit":
         return Map.of("event", "bye");
       default:
         throw new BadRequest("unknown cmd '" + cmd + "'");
     }
+  }
+
+  /** Protocol section 11: bytes this runner did not write. */
+  private Map<String, Object> untrusted(JsonNode c) throws BadRequest {
+    String cell = text(c, "cell");
+    String serName = text(c, "serializer");
+    Serializer ser = Registry.byName(serName);
+    if (ser == null) {
+      return error(
+          "unknown_serializer",
+          "unknown serializer '" + serName + "'; valid: " + Registry.names(),
+          cell);
+    }
+    return untrusted.handle(c, ser);
   }
 
   private Dataset load(JsonNode ds, String path) throws Exception {
