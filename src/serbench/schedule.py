@@ -8,6 +8,7 @@ phases leave uncertainty, and a cell's processes are measured over the same minu
 
 from __future__ import annotations
 
+import collections
 import math
 import random
 import statistics
@@ -35,6 +36,7 @@ from serbench.timing import (
     CALIBRATION_OVERSHOOT,
     COMPILE_BACKLOG,
     LONG_CONFIRM,
+    LONG_FINAL_WINDOW,
     LONG_SAMPLE,
     MAX_ITERATIONS,
     RECALIBRATE,
@@ -90,6 +92,11 @@ class Cell:
     @property
     def id(self) -> str:
         return f"{self.serializer}@{self.dataset}"
+
+    @property
+    def serializer_at(self) -> tuple[str, str, str]:
+        """The cell whatever the process: runner, serializer, dataset."""
+        return (self.runner, self.serializer, self.dataset)
 
     @property
     def slot(self) -> Slot:
@@ -166,6 +173,8 @@ class Block:
         self.clients: dict[Slot, RunnerClient] = {}
         self.restarts: dict[Slot, int] = {}
         self.states: list[OpState] = []
+        # processes of each cell in this block: their slices are pooled for its headline
+        self.side_by_side = collections.Counter(c.serializer_at for c in cells)
         self._warming = threading.local()  # set in the warm-up threads: faults are deferred
 
     # --- sessions and faults -------------------------------------------------------------
@@ -324,6 +333,8 @@ class Block:
         # code compiled ahead of time or on first call is final once calibration has run
         # it: what remains to warm (caches, the allocator) shows in shorter windows
         w = t.warmup_window if self._tiered(st) else t.final_code_window
+        if st.long and not self._tiered(st):
+            w = LONG_FINAL_WINDOW  # calibration has run it whole: one slice against the next
         if len(st.warm_best) >= 2 * w:
             # the window before, not the best of all time: on a noisy machine a fast phase
             # now and then beats every earlier slice, while a JIT's gains show window on window
@@ -396,8 +407,13 @@ class Block:
         # fastest reproduced once is its fast mode
         fast_needed = LONG_CONFIRM if st.long and spent else t.confirm_slices
         st.confirmed = stats.fast_mode_confirmed(st.slice_best, fast_needed, t.precision)
-        # enough slices that all of them missing the fast phase is unlikely
-        needed = max(t.min_slices, self.slow_share.slices_needed(t.miss_probability))
+        # enough slices that all of the cell's slices missing the fast phase is unlikely: its
+        # processes measure side by side in this block and their slices are pooled for the
+        # headline, so each takes its share (a process that still missed it entirely is not
+        # told apart by the fast-edge test, stats.processes_disagree, and the pooled fast
+        # mode is the other's)
+        pooled = self.slow_share.slices_needed(t.miss_probability)
+        needed = max(t.min_slices, math.ceil(pooled / self.side_by_side[st.cell.serializer_at]))
         st.confirmed = st.confirmed and (taken >= needed or spent)
         late = self.deadline_ns is not None and time.monotonic_ns() >= self.deadline_ns
         if taken >= t.min_slices and (st.confirmed or spent or late or taken >= t.max_slices):

@@ -132,6 +132,11 @@ def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) ->
 LONG_SAMPLE: Final = 10
 # fast-mode slices that confirm a long operation whose measuring budget ran out
 LONG_CONFIRM: Final = 2
+# warm-up window of a long operation whose code is final from the first call: calibration
+# has run it whole, so one slice against the next shows what caches and the allocator
+# still change (windows of final_code_window long slices were about 40% of Mono's and
+# GNUstep's timed work in the quick suite)
+LONG_FINAL_WINDOW: Final = 1
 # a first measured sample under this share of min_sample_ns: the batch grows before it counts
 RECALIBRATE: Final = 0.75
 # calibration aims this far past min_sample_ns (the next sample may run faster) ...

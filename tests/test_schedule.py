@@ -1,0 +1,103 @@
+"""The schedule's stopping rules on a fake runner whose operations take a fixed time: how
+many slices and warm-up slices each process takes (docs/method.md, "Timing in v2")."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from serbench import schedule
+from serbench.client import Dataset
+from serbench.runners import RunnerSpec
+from serbench.store import CellKey
+from serbench.timing import LONG_FINAL_WINDOW, QUICK
+
+SLOW_SHARE = 0.9  # the probe's reading: 38 slices in all at a 2% miss probability
+
+
+class FakeClient:
+    """A runner process whose operation takes `op_ns` per iteration, always."""
+
+    def __init__(self, op_ns: int) -> None:
+        self.op_ns = op_ns
+
+    def prepare(self, request: Any) -> dict[str, Any]:
+        return {
+            "status": "ok",
+            "check": {"ok": True},
+            "messages": 1,
+            "sizes": {"encoded": 10},
+            "unsupported": [],
+            "error": None,
+        }
+
+    def sample(self, cell: str, operation: str, iterations: int, samples: int) -> dict[str, Any]:
+        wall = [iterations * self.op_ns] * samples
+        return {
+            "iterations": iterations,
+            "wall_ns": wall,
+            "cpu_ns": wall,
+            "alloc_bytes": None,
+            "alloc_count": None,
+            "gc_count": None,
+            "gc_ns": None,
+            "compile_ns": None,
+        }
+
+    def release(self, cell: str) -> dict[str, Any]:
+        return {"event": "released", "cell": cell}
+
+
+def run_block(processes: int, op_ns: int) -> dict[CellKey, dict[str, Any]]:
+    spec = RunnerSpec(name="fake", language="c", directory=Path("."), command=["true"])
+    results: dict[CellKey, dict[str, Any]] = {}
+    block = schedule.Block(
+        [schedule.Cell("fake", "lib", "ds", p) for p in range(processes)],
+        ["encode"],
+        {"fake": spec},
+        {"ds": Dataset(name="ds", kind="builtin", data="/dev/null")},
+        replace(QUICK, processes=processes),
+        60.0,
+        lambda key, result: results.__setitem__(key, result),
+        lambda _description, _n: None,
+        random.Random(0),
+        time.monotonic_ns(),
+        slow_share=schedule.SlowShare(prior=SLOW_SHARE, prior_weight=10**9),
+    )
+    client = FakeClient(op_ns)
+    block._client = lambda slot: client  # type: ignore[method-assign]
+    block.sessions = {}
+    block.run()
+    return results
+
+
+def slices(result: dict[str, Any]) -> int:
+    return len(result["timing"]["slice_sizes"])
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_processes_side_by_side_share_the_slices_the_slow_share_asks_for(processes: int) -> None:
+    needed = math.ceil(math.log(QUICK.miss_probability) / math.log(SLOW_SHARE))
+    results = run_block(processes, op_ns=1_000)
+    assert len(results) == processes
+    for result in results.values():
+        assert result["status"] == "ok" and result["timing"]["confirmed"]
+        assert slices(result) == max(QUICK.min_slices, math.ceil(needed / processes))
+
+
+def test_a_long_operation_of_final_code_warms_up_in_one_slice_windows() -> None:
+    # one operation lasts 20 samples' worth: calibration has run it whole already
+    (result,) = run_block(1, op_ns=20 * QUICK.min_sample_ns).values()
+    assert result["timing"]["warmup"]["steady"] is True
+    assert result["timing"]["warmup"]["slices"] == 2 * LONG_FINAL_WINDOW
+
+
+def test_a_short_operation_of_final_code_warms_up_in_its_profile_windows() -> None:
+    (result,) = run_block(1, op_ns=1_000).values()
+    assert result["timing"]["warmup"]["slices"] == 2 * QUICK.final_code_window
