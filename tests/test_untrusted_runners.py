@@ -49,6 +49,20 @@ KNOWN = {
         ("rmp-serde-dynamic", None, STR32_4GIB, "rejected", ""),
         ("prost", "android-users", TRUNCATED_VARINT, "rejected", "cannot decode"),
     ],
+    "cpp": [
+        ("nlohmann-json", None, JSON_BOMB, "rejected", "parse_error"),
+        ("simdjson-dom", None, JSON_BOMB, "rejected", "improper structure"),
+        ("msgpack", None, STR32_4GIB, "rejected", "insufficient"),
+        ("msgpack", None, ARRAY32_4G, "excessive_allocation", "out of memory"),
+        ("protobuf", "android-users", TRUNCATED_VARINT, "rejected", "parse failed"),
+        (
+            "nlohmann-json",
+            None,
+            (N_FILES / "n_multidigit_number_then_00.json").read_bytes(),
+            "accepted",
+            "",
+        ),
+    ],
     "dotnet": [
         ("json.net", None, JSON_BOMB, "rejected", "Unexpected end of content"),
         ("json.net-bson", None, bytes.fromhex("08 00 00 00 7e 61 00 00"), "error", "BsonType"),

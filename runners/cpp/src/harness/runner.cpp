@@ -34,10 +34,11 @@ std::string runtime_details() {
 void describe() {
   json out = {
       {"protocol", 2},
+      {"protocol_minor", 1},
       {"runner", "cpp"},
       {"language", "cpp"},
       {"runtime", {{"name", "g++"}, {"version", __VERSION__}, {"details", runtime_details()}}},
-      {"capabilities", json::array({"decode_from", "transport", "user_datasets"})}};
+      {"capabilities", json::array({"decode_from", "transport", "user_datasets", "untrusted"})}};
   json sers = json::array();
   for (const auto& e : registry()) {
     json ds = json::object();

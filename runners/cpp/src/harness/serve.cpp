@@ -17,6 +17,7 @@
 #include "dataset.h"
 #include "serializer.h"
 #include "typed_user.h"
+#include "untrusted/command.h"
 #include "user.h"
 
 namespace sb {
@@ -375,6 +376,7 @@ json peak_alloc_command(const json& c, std::map<std::string, std::unique_ptr<Cel
 
 int serve_main() {
   std::map<std::string, std::unique_ptr<Cell>> cells;
+  untrusted::Commands untrusted;
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -404,12 +406,15 @@ int serve_main() {
       std::string id = c["cell"].get<std::string>();
       cells.erase(id);
       reply({{"event", "released"}, {"cell", id}});
+    } else if (cmd == "untrusted_decode" || cmd == "untrusted_encode") {
+      reply(untrusted.handle(c));
     } else if (cmd == "quit") {
       reply({{"event", "bye"}});
       break;
     } else {
       reply(error_event("bad_request", "unknown cmd '" + cmd +
-                                           "'; valid: prepare, sample, peak_alloc, release, quit"));
+                                           "'; valid: prepare, sample, peak_alloc, release, "
+                                           "untrusted_decode, untrusted_encode, quit"));
     }
   }
   rusage ru{};
