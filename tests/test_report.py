@@ -134,3 +134,55 @@ def test_terminal_output_fits_the_width(s1_run: tuple[Store, int], width: int) -
     shown = set(header.split())
     assert ({"library", "zlib"} <= shown) == (width >= 220)  # chosen by width, not wrapped
     assert ("not shown at this width" in "\n".join(tables)) == (width < 220)
+
+
+def test_the_html_report_has_a_tab_of_the_latest_untrusted_reports(
+    s1_run: tuple[Store, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from serbench import crosscheck
+    from serbench.report import untrusted as untrusted_report
+    from serbench.report import untrusted_tab
+
+    monkeypatch.setenv("SERBENCH_HOME", str(tmp_path))
+    assert untrusted_tab.payload()["sections"] == []  # no report yet: no tab
+    row = {
+        "runner": "python",
+        "serializer": "pickle",
+        "format": "pickle",
+        "dataset": "android-users",
+        "labels": ["unsafe-untrusted-input"],
+        "counts": {"rejected": 8, "crash": 2},
+        "inputs": 10,
+        "skipped": None,
+        "failures": [{"case": "c1", "class": "crash", "detail": "<b>x</b>", "replay": "serbench"}],
+    }
+    folder = tmp_path / "untrusted"
+    for stamp, crashes in (("20260101T000000Z", 9), ("20260102T000000Z", 2)):
+        rows = [{**row, "counts": {"rejected": 10 - crashes, "crash": crashes}}]
+        untrusted_report.write_json(
+            folder / f"robustness-{stamp}.json", "robustness", f"robustness-{stamp}", rows
+        )
+    (folder / "conformance-20260103T000000Z.json").write_text('{"command": "conformance"}')
+    a = crosscheck.Library("go", "json", "json", ("map-layout", "enum-as-ordinal"))
+    b = crosscheck.Library("java", "jackson-json", "json", ("map-layout", "enum-as-name"))
+    crosscheck.write_json([crosscheck.outcome("android-users", b, a, False, "gender")])
+    tab = untrusted_tab.payload()
+    titles = [s["title"] for s in tab["sections"]]
+    assert titles[0] == "conformance-20260103T000000Z.json"  # unreadable: said, not a crash
+    robustness, interop = tab["sections"][1], tab["sections"][2]
+    assert "robustness-20260102T000000Z" in robustness["source"]  # the latest one
+    assert robustness["tables"][0]["rows"][0][:4] == [
+        "python/pickle",
+        "unsafe-untrusted-input",
+        "android-users",
+        "10",
+    ]
+    assert {
+        "text": "evidence [unsafe-untrusted-input]: python/pickle: 2 crashes in 10",
+        "flag": False,
+    } in robustness["lines"]
+    assert interop["tables"][0]["rows"][0][2] == "enum-as-name vs enum-as-ordinal"
+    store, run_id = s1_run
+    page = report_html.render(report.build(store, run_id))
+    assert "drawUntrusted" in page and "enum-as-name vs enum-as-ordinal" in page
+    assert "<b>x</b>" not in page  # a detail reaches the page as escaped JSON text

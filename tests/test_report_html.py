@@ -110,8 +110,30 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _add_beta(store, run_id)
     store.finish_run(run_id)
     path = tmp / "report.html"
-    path.write_text(report_html.render(report.build(store, run_id)), encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SERBENCH_HOME", str(tmp / "home"))
+        _write_untrusted_report(tmp / "home")
+        path.write_text(report_html.render(report.build(store, run_id)), encoding="utf-8")
     return path
+
+
+def _write_untrusted_report(home: Path) -> None:
+    """A robustness report whose decoder (labelled safe) crashed on a hostile input."""
+    from serbench.report import untrusted
+
+    row = {
+        "runner": "beta",
+        "serializer": HOSTILE_NAME,
+        "format": "fmt-a",
+        "dataset": "android-users",
+        "labels": ["validated"],
+        "counts": {"rejected": 9, "crash": 1},
+        "inputs": 10,
+        "skipped": None,
+        "failures": [{"case": "c", "class": "crash", "detail": HOSTILE, "replay": "serbench"}],
+    }
+    stamp = "robustness-20260101T000000Z"
+    untrusted.write_json(home / "untrusted" / f"{stamp}.json", "robustness", stamp, [row])
 
 
 @pytest.fixture(scope="module")
@@ -182,8 +204,22 @@ def test_hostile_strings_are_shown_as_text(view: Watched) -> None:
     assert view.cell("beta/absent", "check") == "n/a"
     assert view.cell("beta/absent", "reason") == "no <b>schema</b> for this"
     tabs = view.page.locator("#datasets button").all_inner_texts()
-    assert tabs == ["android-users", "log-records", HOSTILE_DATASET]
+    assert tabs == ["android-users", "log-records", HOSTILE_DATASET, "untrusted"]
     assert view.page.locator("#results img, #results script, #facts script").count() == 0
+
+
+def test_the_untrusted_tab_shows_outcomes_and_flags_as_text(view: Watched) -> None:
+    view.page.locator("#datasets button", has_text="untrusted").click()
+    assert view.page.locator("main").is_hidden() and view.page.locator("#filters").is_hidden()
+    tab = view.page.locator("#untrusted")
+    assert tab.locator("td").first.inner_text() == f"beta/{HOSTILE_NAME}"
+    flag = tab.locator(".flag-line").inner_text()
+    assert flag == f"FLAG beta/{HOSTILE_NAME} [validated]: labelled safe, but 1 crash"
+    tab.locator("details summary").click()
+    assert HOSTILE.replace("\u2028", "") in tab.inner_text().replace("\u2028", "")
+    assert tab.locator("script, img, i").count() == 0
+    view.page.locator("#datasets button", has_text="android-users").click()
+    assert view.page.locator("#untrusted").is_hidden() and view.names()
 
 
 def test_filters_and_percent_of_best_follow_the_rows_in_view(view: Watched) -> None:
@@ -281,6 +317,9 @@ def test_charts_time_on_a_log_axis_and_every_dataset_is_shown(view: Watched) -> 
     for i in range(tabs.count()):
         name = tabs.nth(i).inner_text()
         tabs.nth(i).click()
+        if name == "untrusted":  # not a dataset: its own test
+            view.page.screenshot(path=str(ARTEFACTS / "untrusted.png"), full_page=True)
+            continue
         assert name in view.page.locator("#dataset-title").inner_text()
         if name == HOSTILE_DATASET:
             ticks = view.page.locator("#chart-time .ytick text").all_text_contents()

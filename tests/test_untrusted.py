@@ -106,3 +106,110 @@ def test_a_runner_killed_mid_batch_loses_nothing(tmp_path: Path) -> None:
     stored = {r["case_name"]: r["outcome"] for r in store.untrusted("test-session")}
     assert stored == {k: o.kind for k, o in seen.items()}
     store.close()
+
+
+def _row(serializer: str, labels: list[str], **counts: int) -> dict:
+    inputs = sum(counts.values())
+    return {
+        "runner": "r",
+        "serializer": serializer,
+        "format": "f",
+        "dataset": "d",
+        "labels": labels,
+        "counts": counts,
+        "inputs": inputs,
+        "skipped": None,
+        "failures": [],
+    }
+
+
+def test_safety_labels_are_shown_with_their_evidence() -> None:
+    from serbench.report import untrusted as report
+
+    rows = [
+        _row("pickle", ["unsafe-untrusted-input"], crash=21, excessive_allocation=1, rejected=178),
+        _row("json", [], rejected=99, crash=1),
+        _row("rkyv-access", ["validated"], rejected=100),
+        _row("plain", [], rejected=100),
+    ]
+    by = {e["decoder"]: e for e in report.evidence(rows)}
+    assert by["r/pickle"]["text"] == "r/pickle: 21 crashes, 1 excessive allocation in 200"
+    assert by["r/pickle"]["flag"] is None  # labelled unsafe: the evidence agrees
+    assert by["r/json"]["flag"] == "labelled safe, but 1 crash"
+    lines = dict(report.evidence_lines(rows))
+    assert lines == {
+        "evidence [unsafe-untrusted-input]: r/pickle: 21 crashes, 1 excessive allocation in 200": (
+            False
+        ),
+        "FLAG r/json: labelled safe, but 1 crash": True,
+        "evidence [validated]: r/rkyv-access: no crash, hang or excessive allocation in 100": (
+            False
+        ),
+    }
+    columns, cells = report.robustness_table(rows)
+    assert columns[1] == "safety labels" and cells[0][1] == "unsafe-untrusted-input"
+
+
+def test_robustness_killed_mid_run_resumes_without_feeding_stored_inputs(tmp_path: Path) -> None:
+    """A real run of the Python runner's msgpack decoder, SIGKILLed once outcomes are
+    stored; `--resume` feeds only the rest and reports the whole run."""
+    import json
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import time
+
+    db, report = tmp_path / "r.sqlite", tmp_path / "report.json"
+    count = 3000
+    args = [sys.executable, "-m", "serbench", "robustness", "-r", "python", "-s", "msgpack"]
+    args += ["-d", "android-users", "--count", str(count), "--db", str(db), "--json", str(report)]
+    env = {**os.environ, "SERBENCH_HOME": str(tmp_path / "home"), "COLUMNS": "200"}
+
+    def stored() -> int:
+        if not db.exists():
+            return 0
+        try:
+            with sqlite3.connect(db) as conn:
+                return conn.execute("select count(*) from untrusted_outcomes").fetchone()[0]
+        except sqlite3.OperationalError:  # the table is not made yet
+            return 0
+
+    proc = subprocess.Popen(args, env=env, start_new_session=True, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while stored() == 0 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = stored()
+    assert 0 < before < count, before
+    assert not report.exists()  # killed before its report
+    done = subprocess.run([*args, "--resume"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"{before} stored outcomes are not fed again" in " ".join(done.stderr.split())
+    (row,) = json.loads(report.read_text())["results"]
+    assert row["resumed"] == before and row["inputs"] == count
+    assert sum(row["counts"].values()) == count
+    assert stored() == count  # one row per input: none fed twice
+
+
+def test_validated_and_unvalidated_access_are_told_apart(tmp_path: Path) -> None:
+    """Rust's rkyv rows on the same corruptions: the validated access refuses what it
+    cannot check; the unvalidated one has no refusal to give (it reads in place), so every
+    corruption is accepted, read as something else, or kills the process."""
+    from conftest import runner_or_skip
+
+    from serbench.untrusted import run, targets
+
+    runner_or_skip("rust")
+    found, _ = targets.find(None, ["rust"], ["rkyv-access", "rkyv-access-unvalidated"])
+    profile = run.Profile("test", 150, ("android-users",), 5.0)
+    recorder = Recorder(Store(tmp_path / "r.sqlite"), "s", "robustness")
+    results = {r.serializer: r for r in run.robustness(found, recorder, profile)}
+    validated, unvalidated = results["rkyv-access"], results["rkyv-access-unvalidated"]
+    assert validated.skipped is None and unvalidated.skipped is None
+    assert validated.counts["rejected"] > 0
+    assert not any(validated.counts[c] for c in ("crash", "hang", "excessive_allocation"))
+    assert unvalidated.counts["rejected"] == 0, unvalidated.counts
+    assert unvalidated.inputs == validated.inputs == 150
+    assert "unvalidated" in unvalidated.labels and "validated" in validated.labels

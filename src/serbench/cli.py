@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ from serbench import (
 from serbench.cluster import ClusterError, machine
 from serbench.paths import default_db
 from serbench.report import compare as compare_report
-from serbench.report import formats, listings, reference_view
+from serbench.report import formats, interop, listings, reference_view
 from serbench.runners import RunnerSpec
 from serbench.store import Store, StoreError
 from serbench.timing import NOISE_PROBE_S, TRANSPORT_REPETITIONS
@@ -518,8 +519,10 @@ def transport_cmd(
 def crosscheck_cmd(
     dataset: Annotated[list[str] | None, typer.Option("--dataset", "-d")] = None,
     scale: Annotated[str, typer.Option(help="dataset scale")] = "quick",
+    json_out: Annotated[Path | None, typer.Option("--json", help="JSON report path")] = None,
 ) -> None:
-    """Bytes written by each runner's libraries, read back by the other runners' libraries."""
+    """Bytes written by each runner's libraries, read back by the other runners' libraries,
+    grouped by the wire conventions the libraries declare."""
     try:
         with console.status("writing and reading back"):
             outcomes, unavailable = crosscheck.check(list(dataset or []), scale)
@@ -527,7 +530,9 @@ def crosscheck_cmd(
         _fail(str(exc))
     for name, reason in unavailable.items():
         err.print(f"[yellow]runner {name} unavailable:[/yellow] {reason}")
-    listings.print_crosscheck(outcomes, console)
+    path = crosscheck.write_json(outcomes, json_out)
+    interop.print_crosscheck(json.loads(path.read_text()), console)
+    err.print(f"JSON report: {path}")
 
 
 @app.command("noise")
@@ -576,13 +581,24 @@ def robustness_cmd(
         int | None, typer.Option(help="corrupted inputs per decoder and dataset")
     ] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="JSON report path")] = None,
+    resume: Annotated[bool, typer.Option(help=RESUME_HELP)] = False,
     db: DbOption = None,
 ) -> None:
     """Seeded corruptions of each decoder's own encoding, each outcome classified."""
     from serbench.untrusted import commands
 
     commands.robustness(
-        _store(db), console, err, runner, serializer, dataset, quick, inputs, count, json_out
+        _store(db),
+        console,
+        err,
+        runner,
+        serializer,
+        dataset,
+        quick,
+        inputs,
+        count,
+        json_out,
+        resume,
     )
 
 

@@ -4,6 +4,7 @@
 //! it ends the process, and the orchestrator finds the input by bisecting the batch.
 //! Typed rows decode whole datasets through their cell's check (a `cannot decode:` detail
 //! is the library's error); dynamic rows decode one value of the generic tree.
+//! Unvalidated rows (`unvalidated`) first read the input in place without validation.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -322,13 +323,13 @@ impl State {
             if encode {
                 return json!({"event": "untrusted_encoded", "cell": cell, "b64": b64encode(typed.encoded())});
             }
-            return decode_all(cmd, cell, |b| match typed.check_bytes(b) {
-                Ok(_) => Ok(json!({"$check": "equal"})),
-                // a row that turns its reader's panic into an error for cross-checks
-                // (flexbuffers) still reports it as what it is
-                Err(d) if d.contains("panicked") => Err(format!("{PANIC}{d}")),
-                Err(d) if d.starts_with("cannot decode") => Err(d),
-                Err(d) => Ok(json!({ "$check": d })),
+            let unvalidated = entry.labels.contains(&"unvalidated");
+            return decode_all(cmd, cell, |b| {
+                if unvalidated {
+                    unvalidated_read(typed, b)
+                } else {
+                    validated_read(typed, b)
+                }
             });
         }
         if encode {
@@ -356,6 +357,33 @@ impl State {
                 cell,
             ),
         }
+    }
+}
+
+/// A typed row's decode of `b`, compared with the dataset.
+fn validated_read(cell: &mut Box<dyn CellOps>, b: &[u8]) -> Result<Value, String> {
+    match cell.check_bytes(b) {
+        Ok(_) => Ok(json!({"$check": "equal"})),
+        // a row that turns its reader's panic into an error for cross-checks
+        // (flexbuffers) still reports it as what it is
+        Err(d) if d.contains("panicked") => Err(format!("{PANIC}{d}")),
+        Err(d) if d.starts_with("cannot decode") => Err(d),
+        Err(d) => Ok(json!({ "$check": d })),
+    }
+}
+
+/// An unvalidated row reads every field in place as its timed decode does, trusting the
+/// bytes: it has no refusal to give, so a crash here is the finding. Only once the read
+/// survived does the validated decode say whether what it read was the dataset.
+fn unvalidated_read(cell: &mut Box<dyn CellOps>, b: &[u8]) -> Result<Value, String> {
+    // an error here is the runner's framing, before the library sees a message
+    cell.decode_once(b)
+        .map_err(|e| format!("cannot decode: {e}"))?;
+    match validated_read(cell, b) {
+        Err(d) if !d.starts_with(PANIC) => {
+            Ok(json!({ "$check": format!("read unvalidated; {d}") }))
+        }
+        other => other,
     }
 }
 

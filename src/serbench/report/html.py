@@ -17,6 +17,7 @@ from typing import Any
 
 from serbench.operations import CODECS
 from serbench.protocol import FLAGS, LABELS
+from serbench.report import untrusted_tab
 from serbench.report.model import Row, RunReport, decodes, span, why
 from serbench.report.text import _title, agreement_facts, fmt_bytes, fmt_kib, fmt_ns, fmt_span
 from serbench.stats import Estimate
@@ -159,6 +160,8 @@ def payload(rep: RunReport) -> dict[str, Any]:
         "flags": FLAGS,
         "labels": LABELS,
         "datasets": datasets,
+        # the latest conformance, robustness and crosscheck reports: a tab of their own
+        "untrusted": untrusted_tab.payload(),
     }
 
 
@@ -170,6 +173,9 @@ def render(rep: RunReport) -> str:
         "<!--serbench:title-->": f"serbench run {int(rep.run['id'])}",
         "/*serbench:style*/": (ASSETS / "report.css").read_text(encoding="utf-8"),
         "/*serbench:plotly*/": _inline_js(plotly.offline.get_plotlyjs(), "plotly.js"),
+        "/*serbench:untrusted*/": _inline_js(
+            (ASSETS / "untrusted.js").read_text(encoding="utf-8"), "untrusted.js"
+        ),
         "/*serbench:script*/": _inline_js(
             (ASSETS / "report.js").read_text(encoding="utf-8"), "report.js"
         ),

@@ -1,5 +1,5 @@
 """Terminal renderings of what is not one run's report: datasets, runners, builds, runs,
-user-dataset registrations, cross-language read-backs and socket transfers."""
+user-dataset registrations and socket transfers (cross-language read-backs: interop.py)."""
 
 from __future__ import annotations
 
@@ -127,27 +127,6 @@ def print_runs(rows: list[Any], console: Console) -> None:
             (env.get("git_commit") or "")[:10],
         )
     console.print(table)
-
-
-def print_crosscheck(outcomes: list[Any], console: Console) -> None:
-    table = Table(
-        "dataset",
-        "written by",
-        "read by",
-        "check",
-        "detail",
-        title="cross-language read-back",
-        title_justify="left",
-    )
-    for o in outcomes:
-        style = {"NG": "red", "n/a": "dim"}.get(o.check)
-        table.add_row(o.dataset, o.writer, o.reader, o.check, o.detail[:100], style=style)
-    console.print(table)
-    counts = {c: sum(o.check == c for o in outcomes) for c in ("OK", "NG", "n/a")}
-    console.print(
-        f"{len(outcomes)} pairs: {counts['OK']} read back intact, {counts['NG']} not, "
-        f"{counts['n/a']} not applicable (the reader cannot carry the dataset)"
-    )
 
 
 def transfer_table(title: str) -> Table:

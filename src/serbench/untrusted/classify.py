@@ -25,6 +25,8 @@ ROBUSTNESS = (
     "excessive_allocation",
     "slow",
 )
+# the robustness classes a user must see: each has a reproducer and a replay command
+FAILURES = ("crash", "hang", "excessive_allocation", "slow")
 SLOW_FACTOR = 50  # "slow": past this multiple of the valid input's decode time ...
 SLOW_FLOOR_NS = 20_000_000  # ... and past this absolute time (noise on a loaded machine)
 

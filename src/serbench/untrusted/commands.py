@@ -9,7 +9,7 @@ from rich.console import Console
 from serbench.paths import state_dir
 from serbench.report import untrusted as report
 from serbench.store import Store
-from serbench.untrusted import run, suites
+from serbench.untrusted import resume, run, suites
 from serbench.untrusted.targets import find
 
 
@@ -24,6 +24,19 @@ def _report_path(json_out: Path | None, session: str) -> Path:
     return json_out or state_dir() / "untrusted" / f"{session}.json"
 
 
+def _recorder(store: Store | None, command: str, resuming: bool, err: Console) -> run.Recorder:
+    """A new session, or with `--resume` the latest one of this command and its outcomes."""
+    latest = resume.latest_session(store, command) if resuming and store is not None else None
+    if resuming and latest is None:
+        err.print(f"[yellow]no stored {command} session to resume: starting a new one[/yellow]")
+    if latest is None:
+        return run.Recorder(store, run.session_name(command), command)
+    done = resume.stored(store, latest)
+    n = sum(len(v) for v in done.values())
+    err.print(f"resuming {latest}: {n} stored outcomes are not fed again")
+    return run.Recorder(store, latest, command, done)
+
+
 def conformance(
     store: Store | None,
     console: Console,
@@ -32,12 +45,13 @@ def conformance(
     serializers: list[str] | None,
     case: str | None,
     json_out: Path | None,
+    resuming: bool = False,
 ) -> int:
     targets, unavailable = find(suites.FORMATS, runners, serializers)
     for name, why in unavailable.items():
         err.print(f"[yellow]runner {name} unavailable:[/yellow] {why}")
-    session = run.session_name("conformance")
-    recorder = run.Recorder(store, session, "conformance")
+    recorder = _recorder(store, "conformance", resuming, err)
+    session = recorder.session
     with err.status("conformance") as status:
         results = run.conformance(targets, recorder, case, progress=status.update)
     rows = [r.as_dict() for r in results]
@@ -59,6 +73,7 @@ def robustness(
     inputs: list[Path] | None,
     count: int | None,
     json_out: Path | None,
+    resuming: bool = False,
 ) -> int:
     profile = run.QUICK if quick else run.STANDARD
     if count:
@@ -68,8 +83,8 @@ def robustness(
     for name, why in unavailable.items():
         err.print(f"[yellow]runner {name} unavailable:[/yellow] {why}")
     files = _inputs(inputs) if inputs else None
-    session = run.session_name("robustness")
-    recorder = run.Recorder(store, session, "robustness")
+    recorder = _recorder(store, "robustness", resuming, err)
+    session = recorder.session
     with err.status("robustness") as status:
         results = run.robustness(targets, recorder, profile, datasets, files, status.update)
     rows = [r.as_dict() for r in results]

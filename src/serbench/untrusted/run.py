@@ -1,8 +1,8 @@
 """`serbench conformance` and `serbench robustness`: drive the decoders, classify, store.
 
 Every outcome is stored as its batch answers (the `untrusted_outcomes` table), so a run
-that is killed keeps what it classified; the results come back as plain dicts for the
-report (serbench.report.untrusted).
+that is killed keeps what it classified and `--resume` feeds only the rest; the results
+come back as plain dicts for the report (serbench.report.untrusted).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from serbench.store import Store
 from serbench.untrusted import classify, mutate, reproducers, suites
 from serbench.untrusted.driver import Driver, Outcome, Unavailable
 from serbench.untrusted.process import Fault
+from serbench.untrusted.resume import Stored
 from serbench.untrusted.targets import Target
 
 Progress = Callable[[str], None]
@@ -53,6 +54,14 @@ class TargetResult:
     seconds: float = 0.0
     respawns: int = 0
     limits: str = ""
+    labels: list[str] = field(default_factory=list)
+    resumed: int = 0  # outcomes taken from the stored session, not fed again
+
+    def add(self, cls: str, failure: dict[str, str] | None = None) -> None:
+        self.counts[cls] += 1
+        self.inputs += 1
+        if failure is not None:
+            self.failures.append(failure)
 
     def as_dict(self) -> dict[str, Any]:
         rate = self.inputs / self.seconds if self.seconds else None
@@ -66,7 +75,9 @@ class TargetResult:
             "seconds": round(self.seconds, 3),
             "inputs_per_second": round(rate, 1) if rate else None,
             "respawns": self.respawns,
+            "resumed": self.resumed,
             "limits": self.limits,
+            "labels": self.labels,
             "skipped": self.skipped,
             "failures": self.failures,
         }
@@ -76,11 +87,27 @@ def session_name(command: str) -> str:
     return f"{command}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S.%fZ')}"
 
 
-class Recorder:
-    """Stores each outcome as it arrives."""
+def new_result(target: Target, dataset: str = "", skipped: str | None = None) -> TargetResult:
+    return TargetResult(
+        target.runner, target.serializer, target.fmt, dataset, skipped=skipped, labels=target.labels
+    )
 
-    def __init__(self, store: Store | None, session: str, command: str) -> None:
+
+class Recorder:
+    """Stores each outcome as it arrives; when resuming, knows what the session stored."""
+
+    def __init__(
+        self,
+        store: Store | None,
+        session: str,
+        command: str,
+        done: dict[tuple[str, str, str], Stored] | None = None,
+    ) -> None:
         self.store, self.session, self.command = store, session, command
+        self.done = done or {}
+
+    def stored(self, target: Target, dataset: str) -> Stored:
+        return self.done.get((target.runner, target.serializer, dataset), {})
 
     def save(self, target: Target, dataset: str, rows: list[tuple[str, str, str, bytes, int]]):
         if self.store is None or not rows:
@@ -113,7 +140,7 @@ def conformance(
 ) -> list[TargetResult]:
     results = []
     for target in targets:
-        result = TargetResult(target.runner, target.serializer, target.fmt)
+        result = new_result(target)
         results.append(result)
         cases = [c for c in suites.for_format(target.fmt) if _wanted(c.name, case_filter)]
         if target.skipped or target.spec is None:
@@ -148,22 +175,28 @@ def _conformance_decode(
 ) -> None:
     by_key = {f"{c.suite}:{c.name}": c for c in cases}
 
+    def count(key: str, cls: str, detail: str) -> None:
+        failure = _failure(target, key, cls, detail) if cls != "passed" else None
+        result.add(cls, failure)
+        if by_key[key].expect == "either" and cls == "passed":
+            result.counts[f"implementation_defined_{detail}"] += 1
+
     def sink(outcomes: dict[str, Outcome]) -> None:
         rows = []
         for key, outcome in outcomes.items():
             case = by_key[key]
             cls, detail = classify.conformance(case, outcome)
-            result.counts[cls] += 1
-            result.inputs += 1
-            if case.expect == "either" and cls == "passed":
-                result.counts[f"implementation_defined_{detail}"] += 1
-            if cls != "passed":
-                result.failures.append(_failure(target, key, cls, detail))
+            count(key, cls, detail)
             rows.append((key, cls, detail, case.data, outcome.ns))
         rec.save(target, "", rows)
 
+    done = rec.stored(target, "")
+    for key in by_key.keys() & done.keys():
+        count(key, done[key]["outcome"], done[key]["detail"] or "")
+        result.resumed += 1
+    todo = [(k, c.data) for k, c in by_key.items() if k not in done]
     try:
-        driver.decode(target.serializer, None, [(k, c.data) for k, c in by_key.items()], sink)
+        driver.decode(target.serializer, None, todo, sink)
     except Unavailable as exc:
         result.skipped = f"{exc.code}: {exc}"
 
@@ -186,6 +219,12 @@ def _conformance_encode(
         if not _wanted(case.name, case_filter):
             continue
         key = f"{case.suite} (encode):{case.name.split(' ')[0]}"
+        stored = rec.stored(target, "").get(key)
+        if stored is not None:
+            cls, detail = stored["outcome"], stored["detail"] or ""
+            result.add(cls, _failure(target, key, cls, detail) if cls != "passed" else None)
+            result.resumed += 1
+            continue
         cmd = {"cmd": "untrusted_encode", "serializer": target.serializer, "value": case.value}
         try:
             reply = driver.command(cmd, driver.deadline_s)
@@ -195,10 +234,7 @@ def _conformance_encode(
         except Fault as fault:
             produced, error = None, fault.detail
         cls, detail = classify.encoding(case, produced, error)
-        result.counts[cls] += 1
-        result.inputs += 1
-        if cls != "passed":
-            result.failures.append(_failure(target, key, cls, detail))
+        result.add(cls, _failure(target, key, cls, detail) if cls != "passed" else None)
         rows.append((key, cls, detail, produced or b"", None))
     rec.save(target, "", rows)
 
@@ -223,15 +259,13 @@ def robustness(
         if user_inputs is not None and not only_datasets:
             names = [""]  # the user's files, decoded as generic values
         if target.skipped or target.spec is None:
-            results.append(
-                TargetResult(target.runner, target.serializer, target.fmt, skipped=target.skipped)
-            )
+            results.append(new_result(target, skipped=target.skipped))
             continue
         driver = Driver(target.spec, profile.deadline_s)
         try:
             for name in names:
                 progress(f"robustness {target.key} on {name or 'your inputs'}")
-                result = TargetResult(target.runner, target.serializer, target.fmt, name)
+                result = new_result(target, name)
                 result.limits = driver.limits.describe()
                 results.append(result)
                 start = time.monotonic()
@@ -274,6 +308,13 @@ def _robust_one(
         inputs = list(mutate.corpus(valid, other, profile.inputs, profile.seed, *seed_names))
     data_of = dict(inputs)
 
+    def failure(key: str, cls: str, detail: str) -> dict[str, str] | None:
+        if cls not in classify.FAILURES:
+            return None
+        path = reproducers.save(data_of[key])
+        replay = reproducers.replay_robustness(target.runner, target.serializer, name, path)
+        return {"case": key, "class": cls, "detail": detail[:300], "replay": replay}
+
     def sink(outcomes: dict[str, Outcome]) -> None:
         rows = []
         for key, outcome in outcomes.items():
@@ -281,19 +322,17 @@ def _robust_one(
                 cls = outcome.kind
             else:
                 cls = classify.robustness(outcome, reference, ref_ns)
-            result.counts[cls] += 1
-            result.inputs += 1
             detail = outcome.error or ""
-            if cls in ("crash", "hang", "excessive_allocation", "slow"):
-                path = reproducers.save(data_of[key])
-                replay = reproducers.replay_robustness(target.runner, target.serializer, name, path)
-                result.failures.append(
-                    {"case": key, "class": cls, "detail": detail[:300], "replay": replay}
-                )
+            result.add(cls, failure(key, cls, detail))
             rows.append((key, cls, detail, data_of[key], outcome.ns))
         rec.save(target, name, rows)
 
-    driver.decode(target.serializer, dataset, inputs, sink)
+    done = rec.stored(target, name)
+    for key in data_of.keys() & done.keys():
+        cls, detail = done[key]["outcome"], done[key]["detail"] or ""
+        result.add(cls, failure(key, cls, detail))
+        result.resumed += 1
+    driver.decode(target.serializer, dataset, [i for i in inputs if i[0] not in done], sink)
 
 
 def _encode(driver: Driver, target: Target, dataset: dict[str, Any] | None, message: int) -> bytes:

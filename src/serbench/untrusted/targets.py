@@ -20,6 +20,7 @@ class Target:
     spec: RunnerSpec | None
     datasets: list[str] = field(default_factory=list)  # built-in datasets it carries
     skipped: str | None = None  # why it is not run
+    labels: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -55,6 +56,7 @@ def find(
                     specs[name],
                     carried,
                     None if capable else NOT_YET,
+                    list(s.get("labels", [])),
                 )
             )
     return out, unavailable

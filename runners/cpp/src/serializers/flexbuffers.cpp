@@ -343,13 +343,13 @@ struct Impl {
 }  // namespace
 
 SerializerEntry reg_flexbuffers() {
-  return make_entry<Impl>({"flexbuffers",
-                           "flexbuffers",
-                           "FlatBuffers (flexbuffers.h)",
-                           std::to_string(FLATBUFFERS_VERSION_MAJOR) + "." +
-                               std::to_string(FLATBUFFERS_VERSION_MINOR) + "." +
-                               std::to_string(FLATBUFFERS_VERSION_REVISION),
-                           {"binary", "schemaless", "map-layout", "copying-decode"},
-                           lib_footprint({"libflatbuffers.so"})});
+  return make_entry<Impl>(
+      {"flexbuffers",
+       "flexbuffers",
+       "FlatBuffers (flexbuffers.h)",
+       std::to_string(FLATBUFFERS_VERSION_MAJOR) + "." + std::to_string(FLATBUFFERS_VERSION_MINOR) +
+           "." + std::to_string(FLATBUFFERS_VERSION_REVISION),
+       {"binary", "schemaless", "map-layout", "copying-decode", "enum-as-ordinal"},
+       lib_footprint({"libflatbuffers.so"})});
 }
 }  // namespace sb

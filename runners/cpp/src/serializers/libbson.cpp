@@ -321,7 +321,8 @@ SerializerEntry reg_libbson() {
                            "bson",
                            "libbson",
                            BSON_VERSION_S,
-                           {"binary", "schemaless", "copying-decode", "map-layout"},
+                           {"binary", "schemaless", "copying-decode", "map-layout",
+                            "enum-as-ordinal", "timestamp-native"},
                            lib_footprint({"libbson-1.0.so"})});
 }
 }  // namespace sb

@@ -273,13 +273,15 @@ SB_REGISTER_FN(reg_msgpack, Copying,
                 "msgpack",
                 "msgpack-c (C++)",
                 MSGPACK_VERSION,
-                {"binary", "schemaless", "copying-decode", "positional"},
+                {"binary", "schemaless", "copying-decode", "positional", "enum-as-ordinal",
+                 "timestamp-as-number"},
                 std::nullopt})
 SB_REGISTER_FN(reg_msgpack_zerocopy, ZeroCopy,
                {"msgpack-zerocopy",
                 "msgpack",
                 "msgpack-c (C++)",
                 MSGPACK_VERSION,
-                {"binary", "schemaless", "zero-copy-decode", "borrowed-strings", "positional"},
+                {"binary", "schemaless", "zero-copy-decode", "borrowed-strings", "positional",
+                 "enum-as-ordinal", "timestamp-as-number"},
                 std::nullopt})
 }  // namespace sb

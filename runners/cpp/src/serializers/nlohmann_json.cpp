@@ -82,7 +82,8 @@ SerializerEntry reg_nlohmann_json() {
                            "json",
                            "nlohmann/json",
                            version(),
-                           {"text", "schemaless", "copying-decode", "map-layout"},
+                           {"text", "schemaless", "copying-decode", "map-layout", "enum-as-ordinal",
+                            "timestamp-as-number"},
                            std::nullopt});
 }
 }  // namespace sb

@@ -131,6 +131,7 @@ SB_REGISTER_FN(reg_rapidjson, Impl,
                 "json",
                 "RapidJSON",
                 RAPIDJSON_VERSION_STRING,
-                {"text", "schemaless", "copying-decode", "map-layout"},
+                {"text", "schemaless", "copying-decode", "map-layout", "enum-as-ordinal",
+                 "timestamp-as-number"},
                 std::nullopt})
 }  // namespace sb

@@ -158,13 +158,15 @@ SB_REGISTER_FN(reg_simdjson_ondemand, OnDemand,
                 "json",
                 "simdjson (On-Demand API)",
                 SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
-                {"text", "schemaless", "copying-decode", "map-layout"},
+                {"text", "schemaless", "copying-decode", "map-layout", "enum-as-ordinal",
+                 "timestamp-as-number"},
                 lib_footprint({"libsimdjson.so"})})
 SB_REGISTER_FN(reg_simdjson_dom, Dom,
                {"simdjson-dom",
                 "json",
                 "simdjson (DOM API)",
                 SIMDJSON_STRINGIFY(SIMDJSON_VERSION),
-                {"text", "schemaless", "copying-decode", "map-layout"},
+                {"text", "schemaless", "copying-decode", "map-layout", "enum-as-ordinal",
+                 "timestamp-as-number"},
                 lib_footprint({"libsimdjson.so"})})
 }  // namespace sb

@@ -13,7 +13,7 @@ namespace Serbench.Libraries
         public override string Format { get { return "nbfx"; } }
         public override string Library { get { return "DataContractSerializer + XmlDictionaryWriter.CreateBinaryWriter"; } }
         public override string Version { get { return Describe.PlatformVersion(typeof(DataContractSerializer)); } }
-        public override string[] Labels { get { return new[] { "binary", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
+        public override string[] Labels { get { return new[] { "binary", "schemaless", "reflective", "copying-decode", "map-layout", "enum-as-name", "runtime-names" }; } }
 
         public override Codec Bind(DatasetSpec spec)
         {

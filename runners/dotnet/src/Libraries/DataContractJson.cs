@@ -10,7 +10,7 @@ namespace Serbench.Libraries
         public override string Format { get { return "json"; } }
         public override string Library { get { return "DataContractJsonSerializer"; } }
         public override string Version { get { return Describe.PlatformVersion(typeof(DataContractJsonSerializer)); } }
-        public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
+        public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout", "enum-as-ordinal", "runtime-names" }; } }
 
         public override Codec Bind(DatasetSpec spec)
         {

@@ -15,7 +15,7 @@ namespace Serbench.Libraries
         public override string Format { get { return "nbfx"; } }
         public override string Library { get { return "DataContractJsonSerializer + XmlDictionaryWriter.CreateBinaryWriter"; } }
         public override string Version { get { return Describe.PlatformVersion(typeof(DataContractJsonSerializer)); } }
-        public override string[] Labels { get { return new[] { "binary", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
+        public override string[] Labels { get { return new[] { "binary", "schemaless", "reflective", "copying-decode", "map-layout", "enum-as-ordinal", "runtime-names" }; } }
 
         public override Codec Bind(DatasetSpec spec)
         {

@@ -19,7 +19,7 @@ namespace Serbench.Libraries
         public override string Format { get { return "json"; } }
         public override string Library { get { return "Json.NET (Newtonsoft.Json)"; } }
         public override string Version { get { return Describe.AssemblyVersion(typeof(JsonConvert).Assembly); } }
-        public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
+        public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout", "enum-as-ordinal", "timestamp-as-text" }; } }
         public override string[] Assemblies { get { return new[] { typeof(JsonConvert).Assembly.Location }; } }
 
         public override bool GenericTree { get { return true; } }

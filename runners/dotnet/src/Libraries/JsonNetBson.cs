@@ -17,7 +17,7 @@ namespace Serbench.Libraries
         public override string Format { get { return "bson"; } }
         public override string Library { get { return "Json.NET BSON (Newtonsoft.Json.Bson)"; } }
         public override string Version { get { return Describe.AssemblyVersion(typeof(JsonConvert).Assembly); } }
-        public override string[] Labels { get { return new[] { "binary", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
+        public override string[] Labels { get { return new[] { "binary", "schemaless", "reflective", "copying-decode", "map-layout", "enum-as-ordinal", "root-list-document" }; } }
         public override string[] Assemblies { get { return new[] { typeof(JsonConvert).Assembly.Location }; } }
 
         public override bool GenericTree { get { return true; } }

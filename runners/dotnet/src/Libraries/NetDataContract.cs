@@ -13,7 +13,7 @@ namespace Serbench.Libraries
         public override string Format { get { return "xml"; } }
         public override string Library { get { return "NetDataContractSerializer"; } }
         public override string Version { get { return Describe.PlatformVersion(typeof(NetDataContractSerializer)); } }
-        public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout", "platform-native", "unsafe-untrusted-input" }; } }
+        public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout", "platform-native", "unsafe-untrusted-input", "enum-as-name", "runtime-names" }; } }
 
         public override Codec Bind(DatasetSpec spec)
         {

@@ -19,7 +19,7 @@ namespace Serbench.Libraries
         public override string Format { get { return "xml"; } }
         public override string Library { get { return "XmlSerializer"; } }
         public override string Version { get { return Describe.PlatformVersion(typeof(XmlSerializer)); } }
-        public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout" }; } }
+        public override string[] Labels { get { return new[] { "text", "schemaless", "reflective", "copying-decode", "map-layout", "enum-as-name", "runtime-names" }; } }
 
         public override string NotApplicable(DatasetSpec spec)
         {

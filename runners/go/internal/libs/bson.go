@@ -18,7 +18,7 @@ import (
 // store them, and a user dataset's root that is not a record or map as {"value": ...}.
 var bsonCodec = &harness.Serializer{
 	Name: "bson", Format: "bson", Library: "go.mongodb.org/mongo-driver/v2/bson", Module: "go.mongodb.org/mongo-driver/v2",
-	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "copying-decode"},
+	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "copying-decode", "enum-as-ordinal", "timestamp-native"},
 	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		switch d.Kind {

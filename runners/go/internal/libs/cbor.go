@@ -13,7 +13,7 @@ import (
 // name, date-times as tag 0 (RFC 3339) strings, big integers as bignums.
 var cborCodec = &harness.Serializer{
 	Name: "cbor", Format: "cbor", Library: "github.com/fxamacker/cbor/v2", Module: "github.com/fxamacker/cbor/v2",
-	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "copying-decode"},
+	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "copying-decode", "enum-as-ordinal", "timestamp-native"},
 	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if err := typedFit("cbor", d, nil); err != nil {

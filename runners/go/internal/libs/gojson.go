@@ -12,7 +12,7 @@ import (
 // go-json: goccy/go-json, a drop-in encoding/json replacement, on the typed model.
 var goJSON = &harness.Serializer{
 	Name: "go-json", Format: "json", Library: "github.com/goccy/go-json", Module: "github.com/goccy/go-json",
-	Labels: []string{"text", "schemaless", "reflective", "map-layout", "copying-decode"},
+	Labels: []string{"text", "schemaless", "reflective", "map-layout", "copying-decode", "enum-as-ordinal", "timestamp-as-text"},
 	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if err := typedFit("go-json", d, noNonFinite); err != nil {

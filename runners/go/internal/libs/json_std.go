@@ -12,7 +12,7 @@ import (
 // date-times RFC 3339).
 var jsonStd = &harness.Serializer{
 	Name: "json", Format: "json", Library: "encoding/json", Module: "encoding/json",
-	Labels: []string{"text", "schemaless", "reflective", "map-layout", "copying-decode"},
+	Labels: []string{"text", "schemaless", "reflective", "map-layout", "copying-decode", "enum-as-ordinal", "timestamp-as-text"},
 	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if err := typedFit("json", d, noNonFinite); err != nil {

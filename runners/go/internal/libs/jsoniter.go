@@ -10,7 +10,7 @@ import (
 // jsoniter: json-iterator/go in its encoding/json-compatible configuration, on the typed model.
 var jsonIter = &harness.Serializer{
 	Name: "jsoniter", Format: "json", Library: "github.com/json-iterator/go", Module: "github.com/json-iterator/go",
-	Labels: []string{"text", "schemaless", "reflective", "map-layout", "copying-decode"},
+	Labels: []string{"text", "schemaless", "reflective", "map-layout", "copying-decode", "enum-as-ordinal", "timestamp-as-text"},
 	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if err := typedFit("jsoniter", d, noNonFinite); err != nil {

@@ -11,7 +11,7 @@ import (
 // (tools/typegen; positional, the seed's layout: S1 is 383 bytes).
 var msgpCodec = &harness.Serializer{
 	Name: "msgp", Format: "msgpack", Library: "github.com/tinylib/msgp", Module: "github.com/tinylib/msgp",
-	Labels: []string{"binary", "schema-required", "generated", "positional", "copying-decode"},
+	Labels: []string{"binary", "schema-required", "generated", "positional", "copying-decode", "enum-as-ordinal", "timestamp-native"},
 	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		view := d.Model.Msgp

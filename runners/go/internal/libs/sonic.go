@@ -32,7 +32,7 @@ var sonicDynamic = dynamicRow(sonicJSON, func(d *model.Dataset) (*harness.Codec,
 })
 
 func sonicLabels() []string {
-	l := []string{"text", "schemaless", "reflective", "map-layout", "copying-decode"}
+	l := []string{"text", "schemaless", "reflective", "map-layout", "copying-decode", "enum-as-ordinal", "timestamp-as-text"}
 	if runtime.GOARCH == "amd64" {
 		l = append(l, "needs-jit")
 	}

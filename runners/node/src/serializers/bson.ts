@@ -25,7 +25,14 @@ export const bson: Serializer = {
   name: "bson",
   format: "bson",
   pkg: "bson",
-  labels: ["binary", "schemaless", "copying-decode", "map-layout"],
+  labels: [
+    "binary",
+    "schemaless",
+    "copying-decode",
+    "map-layout",
+    "enum-as-ordinal",
+    "timestamp-native",
+  ],
   userDatasets: null,
   notApplicable: () => null,
   codec(ds): Codec {

@@ -8,7 +8,14 @@ export const cborX: Serializer = {
   name: "cbor-x",
   format: "cbor",
   pkg: "cbor-x",
-  labels: ["binary", "schemaless", "copying-decode", "map-layout"],
+  labels: [
+    "binary",
+    "schemaless",
+    "copying-decode",
+    "map-layout",
+    "enum-as-ordinal",
+    "timestamp-native",
+  ],
   userDatasets: null,
   notApplicable: () => null,
   codec(): Codec {

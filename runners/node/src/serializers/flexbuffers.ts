@@ -130,7 +130,7 @@ export const flexbuffers: Serializer = {
   name: "flexbuffers",
   format: "flexbuffers",
   pkg: "flatbuffers",
-  labels: ["binary", "schemaless", "map-layout", "copying-decode"],
+  labels: ["binary", "schemaless", "map-layout", "copying-decode", "enum-as-ordinal"],
   userDatasets: null,
   notApplicable: () => null,
   codec(ds): Codec {

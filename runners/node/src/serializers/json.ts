@@ -18,7 +18,14 @@ export const json: Serializer = {
   name: "json",
   format: "json",
   pkg: null,
-  labels: ["text", "schemaless", "copying-decode", "map-layout"],
+  labels: [
+    "text",
+    "schemaless",
+    "copying-decode",
+    "map-layout",
+    "enum-as-ordinal",
+    "timestamp-as-text",
+  ],
   userDatasets: null,
   notApplicable: () => null,
   codec(ds): Codec {

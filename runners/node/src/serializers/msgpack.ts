@@ -12,7 +12,14 @@ export const msgpackJs: Serializer = {
   name: "msgpack-js",
   format: "msgpack",
   pkg: "@msgpack/msgpack",
-  labels: ["binary", "schemaless", "copying-decode", "map-layout"],
+  labels: [
+    "binary",
+    "schemaless",
+    "copying-decode",
+    "map-layout",
+    "enum-as-ordinal",
+    "timestamp-native",
+  ],
   userDatasets: null,
   notApplicable: () => null,
   codec(ds): Codec {

@@ -16,7 +16,8 @@
   return [NSString stringWithUTF8String:msgpack_version()];
 }
 + (NSArray *)labels {
-  return [NSArray arrayWithObjects:@"binary", @"schemaless", @"copying-decode", @"map-layout", nil];
+  return [NSArray arrayWithObjects:@"binary", @"schemaless", @"copying-decode", @"map-layout",
+                                   @"enum-as-ordinal", @"timestamp-as-number", nil];
 }
 + (id)footprintBytes {
   return SBLibraryFootprint(msgpack_version);

@@ -85,7 +85,8 @@ static id convert(const msgpack_object *o, SBType *t) {
   return @"msgpack-c-positional";
 }
 + (NSArray *)labels {
-  return [NSArray arrayWithObjects:@"binary", @"schemaless", @"copying-decode", @"positional", nil];
+  return [NSArray arrayWithObjects:@"binary", @"schemaless", @"copying-decode", @"positional",
+                                   @"enum-as-ordinal", @"timestamp-as-number", nil];
 }
 
 - (void)pack:(id)message with:(msgpack_packer *)pk {

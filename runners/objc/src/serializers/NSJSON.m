@@ -34,7 +34,8 @@ static NSString *refuse(id v, NSString *path) {
   return SB_GNUSTEP_VERSION;
 }
 + (NSArray *)labels {
-  return [NSArray arrayWithObjects:@"text", @"schemaless", @"copying-decode", @"map-layout", nil];
+  return [NSArray arrayWithObjects:@"text", @"schemaless", @"copying-decode", @"map-layout",
+                                   @"enum-as-ordinal", @"timestamp-as-number", nil];
 }
 + (id)footprintBytes {
   return SBLibraryFootprint([NSJSONSerialization class]);

@@ -204,7 +204,13 @@ pub fn entries() -> Vec<Entry> {
         name: "flexbuffers",
         format: "flexbuffers",
         library: "flexbuffers",
-        labels: &["binary", "schemaless", "map-layout", "copying-decode"],
+        labels: &[
+            "binary",
+            "schemaless",
+            "map-layout",
+            "copying-decode",
+            "enum-as-ordinal",
+        ],
         typed: false,
         user: Ok(|| {
             crate::cell::cell::<V, _>(UserCodec::new("flexbuffers", FlexUser::default(), carry))

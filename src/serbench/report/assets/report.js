@@ -231,28 +231,35 @@ function drawHeader() {
   }
 }
 
+// the untrusted-input tab's index in state.dataset (after every dataset's)
+const UNTRUSTED_TAB = -1;
+const UNTRUSTED_HASH = "untrusted";
+
+function tab(i, name, title) {
+  return el(
+    "button",
+    {
+      type: "button",
+      class: "tab",
+      "aria-pressed": String(i === state.dataset),
+      title,
+      onclick: () => {
+        state.dataset = i;
+        history.replaceState(null, "", `#${encodeURIComponent(name)}`);
+        drawTabs();
+        draw();
+      },
+    },
+    name,
+  );
+}
+
 function drawTabs() {
   const nav = document.getElementById("datasets");
-  nav.replaceChildren(
-    ...DATA.datasets.map((ds, i) =>
-      el(
-        "button",
-        {
-          type: "button",
-          class: "tab",
-          "aria-pressed": String(i === state.dataset),
-          title: ds.title,
-          onclick: () => {
-            state.dataset = i;
-            history.replaceState(null, "", `#${encodeURIComponent(ds.name)}`);
-            drawTabs();
-            draw();
-          },
-        },
-        ds.name,
-      ),
-    ),
-  );
+  const tabs = DATA.datasets.map((ds, i) => tab(i, ds.name, ds.title));
+  if (DATA.untrusted.sections.length)
+    tabs.push(tab(UNTRUSTED_TAB, UNTRUSTED_HASH, DATA.untrusted.title));
+  nav.replaceChildren(...tabs);
 }
 
 function drawFilters() {
@@ -574,6 +581,14 @@ function drawChart(rows) {
 }
 
 function draw() {
+  const untrusted = state.dataset === UNTRUSTED_TAB;
+  document.getElementById("untrusted").hidden = !untrusted;
+  document.querySelector("main").hidden = untrusted;
+  document.getElementById("filters").hidden = untrusted;
+  if (untrusted) {
+    drawUntrusted(DATA.untrusted);
+    return;
+  }
   const ds = DATA.datasets[state.dataset];
   document.getElementById("dataset-title").textContent = ds.title;
   const rows = ordered(ds.rows.filter(visible));
@@ -592,9 +607,10 @@ function start() {
     0,
     DATA.datasets.findIndex((ds) => ds.name === wanted),
   );
+  if (wanted === UNTRUSTED_HASH && DATA.untrusted.sections.length) state.dataset = UNTRUSTED_TAB;
   drawTabs();
   drawFilters();
-  if (DATA.datasets.length) draw();
+  if (DATA.datasets.length || state.dataset === UNTRUSTED_TAB) draw();
   else document.getElementById("dataset-title").textContent = "this run has no results";
 }
 

@@ -36,7 +36,14 @@ class Bson(Serializer):
     name = "bson"
     format = "bson"
     distribution = "pymongo"
-    labels = ("binary", "schemaless", "copying-decode", "map-layout")
+    labels = (
+        "binary",
+        "schemaless",
+        "copying-decode",
+        "map-layout",
+        "enum-as-ordinal",
+        "timestamp-native",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         if dataset.kind == "builtin" and isinstance(dataset.types.message, ListOf):

@@ -14,7 +14,14 @@ class Cbor2(Serializer):
     name = "cbor2"
     format = "cbor"
     distribution = "cbor2"
-    labels = ("binary", "schemaless", "copying-decode", "map-layout")
+    labels = (
+        "binary",
+        "schemaless",
+        "copying-decode",
+        "map-layout",
+        "enum-as-ordinal",
+        "timestamp-native",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         return Codec(encode=lambda m: cbor2.dumps(m, timezone=UTC), decode=cbor2.loads, fmt="CBOR")

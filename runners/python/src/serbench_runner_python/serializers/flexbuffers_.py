@@ -47,7 +47,7 @@ class Flexbuffers(Serializer):
     name = "flexbuffers"
     format = "flexbuffers"
     distribution = "flatbuffers"
-    labels = ("binary", "schemaless", "map-layout", "copying-decode")
+    labels = ("binary", "schemaless", "map-layout", "copying-decode", "enum-as-ordinal")
 
     def codec(self, dataset: Dataset) -> Codec:
         if dataset.kind == "builtin":

@@ -23,7 +23,14 @@ def _default(value: Any) -> Any:
 class StdlibJson(Serializer):
     name = "json"
     format = "json"
-    labels = ("text", "schemaless", "copying-decode", "map-layout")
+    labels = (
+        "text",
+        "schemaless",
+        "copying-decode",
+        "map-layout",
+        "enum-as-ordinal",
+        "timestamp-as-text",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=_default).encode

@@ -25,7 +25,14 @@ class Msgpack(Serializer):
     name = "msgpack"
     format = "msgpack"
     distribution = "msgpack"
-    labels = ("binary", "schemaless", "copying-decode", "map-layout")
+    labels = (
+        "binary",
+        "schemaless",
+        "copying-decode",
+        "map-layout",
+        "enum-as-ordinal",
+        "timestamp-native",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         packer = msgpack.Packer(datetime=True)

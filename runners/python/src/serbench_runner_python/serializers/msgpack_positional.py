@@ -17,7 +17,15 @@ class MsgpackPositional(Serializer):
     name = "msgpack-positional"
     format = "msgpack"
     distribution = "msgpack"
-    labels = ("binary", "schemaless", "copying-decode", "positional", "generated")
+    labels = (
+        "binary",
+        "schemaless",
+        "copying-decode",
+        "positional",
+        "generated",
+        "enum-as-ordinal",
+        "timestamp-native",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         model = dataset.typed()

@@ -20,7 +20,15 @@ class MsgspecJson(Serializer):
     name = "msgspec-json"
     format = "json"
     distribution = "msgspec"
-    labels = ("text", "schema-required", "copying-decode", "map-layout", "generated")
+    labels = (
+        "text",
+        "schema-required",
+        "copying-decode",
+        "map-layout",
+        "generated",
+        "enum-as-ordinal",
+        "timestamp-as-text",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         model = dataset.typed()
@@ -37,7 +45,15 @@ class MsgspecMsgpack(Serializer):
     name = "msgspec-msgpack"
     format = "msgpack"
     distribution = "msgspec"
-    labels = ("binary", "schema-required", "copying-decode", "positional", "generated")
+    labels = (
+        "binary",
+        "schema-required",
+        "copying-decode",
+        "positional",
+        "generated",
+        "enum-as-ordinal",
+        "timestamp-native",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         model = dataset.typed()
@@ -55,7 +71,15 @@ class MsgspecJsonDynamic(Serializer):
     name = "msgspec-json-dynamic"
     format = "json"
     distribution = "msgspec"
-    labels = ("text", "schemaless", "copying-decode", "map-layout", "dynamic")
+    labels = (
+        "text",
+        "schemaless",
+        "copying-decode",
+        "map-layout",
+        "dynamic",
+        "enum-as-ordinal",
+        "timestamp-as-text",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         revive, decoder = native(dataset.types.message), msgspec.json.Decoder()
@@ -70,7 +94,15 @@ class MsgspecMsgpackDynamic(Serializer):
     name = "msgspec-msgpack-dynamic"
     format = "msgpack"
     distribution = "msgspec"
-    labels = ("binary", "schemaless", "copying-decode", "map-layout", "dynamic")
+    labels = (
+        "binary",
+        "schemaless",
+        "copying-decode",
+        "map-layout",
+        "dynamic",
+        "enum-as-ordinal",
+        "timestamp-native",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         return Codec(

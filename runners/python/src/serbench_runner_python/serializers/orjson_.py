@@ -23,7 +23,14 @@ class Orjson(Serializer):
     name = "orjson"
     format = "json"
     distribution = "orjson"
-    labels = ("text", "schemaless", "copying-decode", "map-layout")
+    labels = (
+        "text",
+        "schemaless",
+        "copying-decode",
+        "map-layout",
+        "enum-as-ordinal",
+        "timestamp-as-text",
+    )
 
     def codec(self, dataset: Dataset) -> Codec:
         revive = native(dataset.types.message)

@@ -147,7 +147,7 @@ class ServeTest {
             "kryo-unregistered@3.0.3/misc",
             "kryo-deflate@3.0.3/events",
             "kryo-deflate@3.0.3/misc",
-            "msgpack@",
+            "msgpack-core@",
             "protobuf@");
     for (Map.Entry<String, JsonNode> e : got.entrySet()) {
       String key = e.getKey();

@@ -115,7 +115,7 @@ class SizesTest {
   void s1SizesInTheSeedsVersions() throws Exception {
     Dataset d = s1(Files.createTempDirectory("serbench"));
     assertEquals(560, encodedSize("protobuf@2.6.1", d));
-    assertEquals(383, encodedSize("msgpack@0.6.12", d));
+    assertEquals(383, encodedSize("msgpack-core@0.6.12", d));
   }
 
   @Test

@@ -48,7 +48,7 @@ public final class FlexBuffersSerializer extends Serializer {
         "flexbuffers",
         "com.google.flatbuffers:flatbuffers-java",
         libVersion("flatbuffers"),
-        List.of("binary", "schemaless", "map-layout", "copying-decode"),
+        List.of("binary", "schemaless", "map-layout", "copying-decode", "enum-as-ordinal"),
         List.of("com/google/flatbuffers/"));
   }
 

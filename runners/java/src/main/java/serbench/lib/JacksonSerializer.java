@@ -90,6 +90,8 @@ public final class JacksonSerializer extends Serializer {
   public JacksonSerializer dynamicRow() {
     List<String> labels = new java.util.ArrayList<>(labels());
     labels.replaceAll(l -> l.equals("reflective") ? "dynamic" : l);
+    // the generic tree holds an enum as the dataset's canonical value, its ordinal
+    labels.replaceAll(l -> l.equals("enum-as-name") ? "enum-as-ordinal" : l);
     return new JacksonSerializer(
         name() + "-dynamic",
         format(),
@@ -116,7 +118,14 @@ public final class JacksonSerializer extends Serializer {
         "json",
         "com.fasterxml.jackson.core:jackson-databind",
         JACKSON,
-        List.of("text", "schemaless", "copying-decode", "map-layout", "reflective"),
+        List.of(
+            "text",
+            "schemaless",
+            "copying-decode",
+            "map-layout",
+            "reflective",
+            "enum-as-name",
+            "timestamp-as-number"),
         List.of(),
         () -> configure(new ObjectMapper()),
         false);
@@ -128,7 +137,14 @@ public final class JacksonSerializer extends Serializer {
         "cbor",
         "com.fasterxml.jackson.dataformat:jackson-dataformat-cbor",
         JACKSON,
-        List.of("binary", "schemaless", "copying-decode", "map-layout", "reflective"),
+        List.of(
+            "binary",
+            "schemaless",
+            "copying-decode",
+            "map-layout",
+            "reflective",
+            "enum-as-name",
+            "timestamp-as-number"),
         List.of("com/fasterxml/jackson/dataformat/cbor/"),
         () -> configure(new ObjectMapper(new CBORFactory())),
         false);
@@ -140,7 +156,15 @@ public final class JacksonSerializer extends Serializer {
         "xml",
         "com.fasterxml.jackson.dataformat:jackson-dataformat-xml",
         JACKSON,
-        List.of("text", "schemaless", "copying-decode", "map-layout", "reflective"),
+        List.of(
+            "text",
+            "schemaless",
+            "copying-decode",
+            "map-layout",
+            "reflective",
+            "enum-as-name",
+            "timestamp-as-number",
+            "runtime-names"),
         List.of("com/fasterxml/jackson/dataformat/xml/", "com/ctc/wstx/", "org/codehaus/stax2/"),
         () -> configure(new XmlMapper()),
         false);
@@ -152,7 +176,14 @@ public final class JacksonSerializer extends Serializer {
         "msgpack",
         "org.msgpack:jackson-dataformat-msgpack",
         libVersion("msgpack") + " (jackson " + JACKSON + ")",
-        List.of("binary", "schemaless", "copying-decode", "map-layout", "reflective"),
+        List.of(
+            "binary",
+            "schemaless",
+            "copying-decode",
+            "map-layout",
+            "reflective",
+            "enum-as-name",
+            "timestamp-as-number"),
         List.of("org/msgpack/"),
         () -> configure(new ObjectMapper(msgpackFactory())),
         false);
@@ -165,7 +196,14 @@ public final class JacksonSerializer extends Serializer {
         "bson",
         "de.undercouch:bson4jackson",
         libVersion("bson4jackson") + " (jackson " + JACKSON + ")",
-        List.of("binary", "schemaless", "copying-decode", "map-layout", "reflective"),
+        List.of(
+            "binary",
+            "schemaless",
+            "copying-decode",
+            "map-layout",
+            "reflective",
+            "enum-as-name",
+            "timestamp-as-number"),
         List.of("de/undercouch/bson4jackson/"),
         () -> configure(new ObjectMapper(new BsonFactory())),
         true);

@@ -38,11 +38,17 @@ public final class Msgpack06Serializer extends Serializer {
 
   public Msgpack06Serializer() {
     super(
-        "msgpack@" + SeedVersions.get("msgpack"),
+        "msgpack-core@" + SeedVersions.get("msgpack"),
         "msgpack",
         "org.msgpack:msgpack",
         SeedVersions.get("msgpack"),
-        List.of("binary", "schemaless", "copying-decode", "positional", "reflective"),
+        List.of(
+            "binary",
+            "schemaless",
+            "copying-decode",
+            "positional",
+            "reflective",
+            "enum-as-ordinal"),
         List.of("serbench/seeds/msgpack0612/org/msgpack/"));
   }
 

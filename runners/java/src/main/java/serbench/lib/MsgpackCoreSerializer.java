@@ -41,7 +41,13 @@ public final class MsgpackCoreSerializer extends Serializer {
         "msgpack",
         "org.msgpack:msgpack-core",
         libVersion("msgpack"),
-        List.of("binary", "schemaless", "copying-decode", "positional"),
+        List.of(
+            "binary",
+            "schemaless",
+            "copying-decode",
+            "positional",
+            "enum-as-ordinal",
+            "timestamp-as-number"),
         List.of("org/msgpack/core/", "org/msgpack/value/"));
   }
 

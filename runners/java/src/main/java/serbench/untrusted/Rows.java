@@ -170,7 +170,7 @@ final class Rows {
         return new Row(PROTOBUF_2, null, null);
       case "msgpack-core":
         return new Row(MSGPACK_CORE, Rows::msgpackCoreDecode, Rows::msgpackCoreEncode);
-      case "msgpack@0.6.12":
+      case "msgpack-core@0.6.12":
         return new Row(
             MSGPACK_06,
             b -> Canonical.of(new serbench.seeds.msgpack0612.org.msgpack.MessagePack().read(b), 0),

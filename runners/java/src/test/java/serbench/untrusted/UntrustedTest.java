@@ -111,7 +111,7 @@ class UntrustedTest {
       {"jackson-cbor-dynamic", "83016161a16162f6", "[1,\"a\",{\"b\":null}]", "8301"},
       {"jackson-msgpack-dynamic", "9301a16181a162c0", "[1,\"a\",{\"b\":null}]", "9301"},
       {"msgpack-core", "9301a16181a162c0", "[1,\"a\",{\"b\":null}]", "dbffffffff61"},
-      {"msgpack@0.6.12", "9301a16181a162c0", "[1,\"a\",{\"b\":null}]", "9301"},
+      {"msgpack-core@0.6.12", "9301a16181a162c0", "[1,\"a\",{\"b\":null}]", "9301"},
       {"bson-dynamic", "0c0000001061000100000000", "{\"a\":1}", "0c00000010"},
     };
     for (String[] c : cases) {
