@@ -3,6 +3,7 @@ each its own `ray start`, all on 127.0.0.1) with the fake runner; machine classe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -15,6 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
+# the throwaway PostgreSQL server of the store's tests (skips, saying why, without one)
+from test_store_postgres import (
+    Server,
+    server,  # noqa: F401
+)
 from typer.testing import CliRunner
 
 from serbench import cli, orchestrate
@@ -37,6 +44,17 @@ FAKE = RunnerSpec(
 # one dataset it takes; log-records gives not-applicable cells
 SPECS = {name: replace(FAKE, name=name) for name in ("fake", "fake2", "fake3")}
 DATASETS = ["android-users", "log-records"]
+# the fake runner, reporting $FAKE_RUNTIME_VERSION as its runtime's version where it is set
+RUNTIME_FROM_ENV = """
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("fake_runner", sys.argv[1])
+fake = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fake)
+emit, version = fake.emit, os.environ.get("FAKE_RUNTIME_VERSION")
+if version and sys.argv[2] == "describe":
+    fake.emit = lambda e: emit({**e, "runtime": {**e["runtime"], "version": version}})
+{"describe": fake.describe}.get(sys.argv[2], fake.serve)()
+"""
 
 
 @pytest.fixture(scope="module")
@@ -181,16 +199,67 @@ def test_a_node_of_another_commit_is_refused(cluster: local.LocalCluster, tmp_pa
     subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "other"], check=True)
     commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True)
     # the node's git answers for that repository: its checkout is at another commit
-    cluster.add_node("other", {"GIT_DIR": str(other / ".git")})
-    store = Store(tmp_path / "r.sqlite")
-    config = _config()
-    config.datasets = DATASETS[:1]
-    the_plan = orchestrate.plan(config, SPECS)
-    run_id, summary = _cluster_run(store, config, the_plan)
+    with _extra_node(cluster, "other-commit", {"GIT_DIR": str(other / ".git")}):
+        store = Store(tmp_path / "r.sqlite")
+        config = _config()
+        config.datasets = DATASETS[:1]
+        the_plan = orchestrate.plan(config, SPECS)
+        run_id, summary = _cluster_run(store, config, the_plan)
     assert len(summary.nodes) == 2
     (diff,) = summary.refused.values()
     assert diff == [f"git commit {commit.stdout.strip()} (the run's: {_head_commit()})"]
     assert len(_keys(store, run_id)) == len(the_plan.cells) * 2
+
+
+def test_a_node_of_another_runtime_version_is_refused(
+    cluster: local.LocalCluster, tmp_path: Path
+) -> None:
+    # the same runner on every node; on the added one its runtime says it is version 2
+    fake = replace(FAKE, command=[sys.executable, "-c", RUNTIME_FROM_ENV, *FAKE.command[1:]])
+    with _extra_node(cluster, "other-runtime", {"FAKE_RUNTIME_VERSION": "2"}):
+        store = Store(tmp_path / "r.sqlite")
+        config = _config()
+        config.datasets = DATASETS[:1]
+        the_plan = orchestrate.plan(config, {"fake": fake})
+        run_id, summary = _cluster_run(store, config, the_plan)
+    assert len(summary.nodes) == 2
+    (diff,) = summary.refused.values()
+    assert diff == [
+        "runner fake runtime {'name': 'fake', 'version': '2'}"
+        " (the run's: {'name': 'fake', 'version': '1'})"
+    ]
+    assert len(_keys(store, run_id)) == len(the_plan.cells) * 2
+
+
+def test_a_cluster_run_into_postgresql_stores_the_cells_of_a_serial_run(
+    cluster: local.LocalCluster, request: pytest.FixtureRequest
+) -> None:
+    pg: Server = request.getfixturevalue("server")  # skips, saying why, without PostgreSQL
+    store = Store(pg.database("cluster"))
+    config = _config()
+    the_plan = orchestrate.plan(config, SPECS)
+    serial = store.new_run(orchestrate.config_json(config), {})
+    orchestrate.execute(config, the_plan, store, serial, lambda *_: None)
+    run_id, summary = _cluster_run(store, config, the_plan)
+    assert len(summary.nodes) == 2 and not summary.refused and not summary.lost
+
+    def stored(run: int) -> dict[CellKey, str]:
+        keys = _keys(store, run)
+        assert len(keys) == len(set(keys)), "a cell stored twice"
+        return dict(zip(keys, (r["status"] for r in store.results(run)), strict=True))
+
+    assert stored(run_id) == stored(serial)
+    assert summary.saved == len(the_plan.cells) * len(config.operations)
+
+
+@contextlib.contextmanager
+def _extra_node(cluster: local.LocalCluster, name: str, env: dict[str, str]) -> Iterator[None]:
+    """A third node, with its own environment, for the length of a test."""
+    cluster.add_node(name, env)
+    try:
+        yield
+    finally:
+        cluster.remove_node(name)
 
 
 def test_report_refuses_to_pool_two_machine_classes(tmp_path: Path) -> None:
@@ -261,3 +330,69 @@ def test_machine_classes_come_from_the_environment() -> None:
     c = {**a, "cpu_flags": "avx2"}
     assert machine.class_id(machine.identity(a)) != machine.class_id(machine.identity(c))
     assert json.dumps(machine.identity(a))
+
+
+def test_counted_blocks_are_the_processes_of_a_run_on_one_machine() -> None:
+    from serbench.schedule import Cell
+
+    cells = [
+        Cell(r, f"s{k}", ds, p)
+        for ds in ("log-records", "android-users")
+        for r, n in (("rust", 3), ("go", 2))
+        for k in range(n)
+        for p in (0, 1)
+    ]
+    timed = dispatch.blocks(cells)
+    assert [(b.name, len(b.cells)) for b in timed][:2] == [
+        ("rust x log-records", 6),
+        ("rust x android-users", 6),
+    ]
+    # counts depend on what the process counted before: each block is one process of a
+    # runner, its cells in the order `serbench run --measure instructions` takes them
+    counted = dispatch.blocks(cells, "instructions")
+    assert [b.name for b in counted] == [
+        "rust process 0",
+        "rust process 1",
+        "go process 0",
+        "go process 1",
+    ]
+    assert [(c.serializer, c.dataset) for c in counted[0].cells] == [
+        (f"s{k}", ds) for ds in ("android-users", "log-records") for k in range(3)
+    ]
+    assert all({c.process for c in b.cells} == {int(b.name[-1])} for b in counted)
+
+
+def test_the_nodes_get_the_database_without_its_password(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from serbench.cluster import node
+
+    url = "postgresql://team:s3cret@db.example.org:5433/serbench"
+    sent = node.without_password(url)
+    assert sent == "postgresql://team@db.example.org:5433/serbench"
+    assert node.without_password("/data/r.sqlite") == "/data/r.sqlite"
+    opened: list[str] = []
+    monkeypatch.setattr(node, "Store", opened.append)
+    monkeypatch.setenv("SERBENCH_DB", url)
+    node.open_store(sent)  # the node's own URL of that database, password included
+    monkeypatch.setenv("SERBENCH_DB", "postgresql://team:x@other.example.org/serbench")
+    node.open_store(sent)  # another database: the URL as sent, libpq finds the password
+    assert opened == [url, sent]
+
+
+def test_a_block_gets_its_share_of_the_budget() -> None:
+    from collections import deque
+
+    from serbench.cluster.node import Block
+    from serbench.schedule import Cell
+
+    def block(cells: int) -> Block:
+        return Block("fake", "android-users", [Cell("fake", f"s{k}", "x", 0) for k in range(cells)])
+
+    budget = orchestrate.Budget(100.0)
+    queue = deque(block(1) for _ in range(8))
+    # ten cells' worth of work left, two nodes side by side: two cells get 2 * 100 * 2 / 10
+    assert 39 < dispatch._budget_share(budget, block(2), queue, 2) <= 40
+    assert dispatch._budget_share(budget, block(20), deque(), 2) <= 100  # never past the end
+    spent = orchestrate.Budget(1.0, started=time.monotonic() - 5)
+    assert dispatch._budget_share(spent, block(1), queue, 2) > 0  # 0 would mean no budget

@@ -19,9 +19,10 @@ import ray
 from ray.exceptions import RayError, RayTaskError
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from serbench import orchestrate
+from serbench import instructions, orchestrate
 from serbench.cluster import ClusterError, node
 from serbench.orchestrate import Plan, Progress, RunConfig
+from serbench.schedule import Cell
 from serbench.store import CellKey, Store
 
 NODE_RESOURCE = "serbench_node"
@@ -49,8 +50,12 @@ def connect(address: str) -> None:
         ray.init(address=address, log_to_driver=False, logging_level="WARNING")
 
 
+# the node's two tasks, made remote functions once (Ray exports each to the cluster once)
+_TASKS = {fn: ray.remote(fn) for fn in (node.identify, node.run_block)}
+
+
 def _remote(fn: Callable[..., Any], node_id: str) -> Any:
-    return ray.remote(fn).options(
+    return _TASKS[fn].options(
         num_cpus=0,
         resources={NODE_RESOURCE: 1},
         max_retries=0,  # the head re-runs a lost block itself, on another node
@@ -88,12 +93,21 @@ def accept(want: dict[str, Any], specs: dict[str, Any], summary: Summary, say: S
     return accepted
 
 
-def blocks(cells: list[Any]) -> list[node.Block]:
-    """Runner x dataset, largest first so the last blocks to finish are short."""
-    grouped: dict[tuple[str, str], list[Any]] = defaultdict(list)
-    for c in cells:
-        grouped[(c.runner, c.dataset)].append(c)
-    out = [node.Block(r, d, cs) for (r, d), cs in grouped.items()]
+def blocks(cells: list[Cell], measure: str = "time") -> list[node.Block]:
+    """Time: runner x dataset, every process round. Counting instructions: runner x process
+    index, every dataset, in the order a run on one machine counts them: a count depends on
+    what the process did before (the allocator's state), so only the same sequence of cells
+    in one process gives the same counts. Largest first, so the last blocks are short."""
+    grouped: dict[tuple[str, str | int], list[Cell]] = defaultdict(list)
+    counting = measure == instructions.UNIT
+    for c in sorted(cells, key=lambda c: c.dataset) if counting else cells:
+        grouped[(c.runner, c.process if counting else c.dataset)].append(c)
+    out = [
+        node.Block(runner, group[0].dataset, group, f"process {of}")
+        if counting
+        else node.Block(runner, group[0].dataset, group)
+        for (runner, of), group in grouped.items()
+    ]
     return sorted(out, key=lambda b: -len(b.cells))
 
 
@@ -118,14 +132,16 @@ def execute(
                     run_id, cell.key(op), {"status": "not_applicable", "error": error}
                 )
     todo = [c for c in the_plan.cells if not {c.key(op) for op in ops} <= done]
-    queue = deque(blocks(todo))
-    summary = Summary(blocks=len(queue))
     want = node.expected(the_plan.describes)
     specs = the_plan.specs
+    queue = deque(blocks(todo, config.measure))
+    summary = Summary(blocks=len(queue))
     free = accept(want, specs, summary, say)
     running: dict[Any, tuple[str, node.Block]] = {}
     failed_on: dict[str, set[str]] = defaultdict(set)
     cfg = orchestrate.config_json(config)
+    budget = orchestrate.Budget(config.budget_s) if config.budget_s else None
+    db = node.without_password(store.target)
     while queue or running:
         alive = set(_offered()) & set(summary.nodes)
         free &= alive
@@ -138,7 +154,10 @@ def execute(
             target = min(fresh or free)
             queue.popleft()
             free.discard(target)
-            ref = _remote(node.run_block, target).remote(store.target, run_id, cfg, block, specs)
+            share = _budget_share(budget, block, queue, len(alive)) if budget else None
+            ref = _remote(node.run_block, target).remote(
+                db, run_id, {**cfg, "budget_s": share}, block, specs
+            )
             running[ref] = (target, block)
             summary.placed.setdefault(block.name, []).append(target)
             progress(f"{block.name} on {_name(summary, target)}", 0)
@@ -173,6 +192,18 @@ def execute(
         # a node that joined while blocks ran takes work too
         free |= accept(want, specs, summary, say)
     return summary
+
+
+def _budget_share(
+    budget: orchestrate.Budget, block: node.Block, queue: deque[node.Block], nodes: int
+) -> float:
+    """The block's seconds of --budget: the time left times the nodes measuring side by
+    side, shared among this block and those queued in proportion to their cells, and no
+    more than the time left. A block past its share measures each operation to its minimum
+    (a share of 0 would read as no budget at all: the least is a millisecond)."""
+    waiting = len(block.cells) + sum(len(b.cells) for b in queue)
+    left = max(budget.left(), 0.001)
+    return min(left, left * max(nodes, 1) * len(block.cells) / waiting)
 
 
 def _name(summary: Summary, node_id: str) -> str:

@@ -57,7 +57,7 @@ class LocalCluster:
     logs: Path = Path("/tmp")
     env: dict[str, str] = field(default_factory=dict)  # extra environment of every node
     port: int = field(default_factory=free_port)
-    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)  # by name
 
     @property
     def address(self) -> str:
@@ -66,20 +66,20 @@ class LocalCluster:
     def _start(self, name: str, args: list[str], env: dict[str, str] | None = None) -> None:
         self.logs.mkdir(parents=True, exist_ok=True)
         log = (self.logs / f"ray-{name}.log").open("wb")
-        self.procs.append(
-            subprocess.Popen(
-                [
-                    *(sys.executable, "-c", _START, "--block", f"--node-ip-address={LOOPBACK}"),
-                    *args,
-                    *_ports(),
-                    f"--object-store-memory={OBJECT_STORE_BYTES}",
-                    "--disable-usage-stats",
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, **LOOPBACK_ENV, **self.env, **(env or {})},
-                start_new_session=True,  # its own process group: stop() ends it all
-            )
+        self.procs[name] = subprocess.Popen(
+            [
+                *(sys.executable, "-c", _START, "--block", f"--node-ip-address={LOOPBACK}"),
+                *args,
+                *_ports(),
+                f"--object-store-memory={OBJECT_STORE_BYTES}",
+                "--disable-usage-stats",
+                # nothing reads the workers' logs from the driver (log_to_driver off)
+                "--include-log-monitor=false",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **LOOPBACK_ENV, **self.env, **(env or {})},
+            start_new_session=True,  # its own process group: stop() ends it all
         )
 
     def start(self) -> LocalCluster:
@@ -104,12 +104,20 @@ class LocalCluster:
             ],
             env,
         )
-        self.wait(sum(1 for p in self.procs[1:] if p.poll() is None))
+        self.wait(self._nodes())
+
+    def remove_node(self, name: str) -> None:
+        """Stop one node started by add_node; returns once the cluster has let it go."""
+        _stop([self.procs.pop(name)])
+        self.wait(self._nodes())
+
+    def _nodes(self) -> int:
+        return sum(1 for name, p in self.procs.items() if name != "head" and p.poll() is None)
 
     def wait(self, nodes: int) -> list[dict[str, object]]:
-        """Until ``nodes`` serbench nodes are alive; ray.nodes() then (a driver of its own,
-        so the caller's process stays free to join the cluster with its own options)."""
-        if any(p.poll() is not None for p in self.procs):
+        """Until exactly ``nodes`` serbench nodes are alive; ray.nodes() then (a driver of its
+        own, so the caller's process stays free to join the cluster with its own options)."""
+        if any(p.poll() is not None for p in self.procs.values()):
             raise RuntimeError(f"a ray start exited: see {self.logs}/ray-*.log")
         out = subprocess.run(
             [sys.executable, "-c", _WAIT, self.address, str(nodes), str(START_TIMEOUT_S)],
@@ -123,17 +131,11 @@ class LocalCluster:
         return list(json.loads(out.stdout.strip().splitlines()[-1]))
 
     def pgids(self) -> set[int]:
-        return {p.pid for p in self.procs}
+        return {p.pid for p in self.procs.values()}
 
     def stop(self) -> None:
-        """SIGTERM every group this cluster started, then SIGKILL what is left."""
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            for p in self.procs:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(p.pid, sig)
-            deadline = time.monotonic() + STOP_GRACE_S
-            while time.monotonic() < deadline and any(p.poll() is None for p in self.procs):
-                time.sleep(0.2)
+        """Every process group this cluster started ended."""
+        _stop(list(self.procs.values()))
         self.procs.clear()
 
     def __enter__(self) -> LocalCluster:
@@ -141,6 +143,18 @@ class LocalCluster:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM each `ray start`'s process group (it stops its node and leaves the cluster),
+    then SIGKILL what is left."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, sig)
+        deadline = time.monotonic() + STOP_GRACE_S
+        while time.monotonic() < deadline and any(p.poll() is None for p in procs):
+            time.sleep(0.2)
 
 
 def _ports() -> list[str]:
@@ -172,10 +186,11 @@ while True:
         time.sleep(1)
 while True:
     nodes = [n for n in ray.nodes() if n["Alive"]]
-    if sum(1 for n in nodes if n["Resources"].get("serbench_node")) >= want:
+    have = sum(1 for n in nodes if n["Resources"].get("serbench_node"))
+    if have == want:
         break
     if time.monotonic() > deadline:
-        sys.exit(f"only {len(nodes)} nodes alive")
+        sys.exit(f"{have} serbench nodes alive, not {want}")
     time.sleep(1)
 print(json.dumps([{k: n[k] for k in ("NodeID", "NodeManagerAddress", "Resources")} for n in nodes]))
 """

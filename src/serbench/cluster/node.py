@@ -6,27 +6,34 @@ and environment are what they read.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy.engine import URL, make_url
 
 from serbench import environment, orchestrate
 from serbench.cluster import machine
 from serbench.runners import RunnerSpec, describe_all, discover
 from serbench.schedule import Cell
-from serbench.store import CellKey, Store
+from serbench.store import CellKey, Store, is_url
 
 
 @dataclass
 class Block:
-    """One runner's cells of one dataset, every process round of them (the rounds stay
-    together so that a tie-break process sees the neighbours the cells had)."""
+    """In time mode one runner's cells of one dataset, every process round of them (the
+    rounds stay together so that a tie-break process sees the neighbours the cells had); in
+    instruction mode one runner process's cells of every dataset (dispatch.blocks)."""
 
     runner: str
-    dataset: str
+    dataset: str  # the first of its cells' datasets
     cells: list[Cell]
+    process: str = ""  # instruction mode: which of the runner's processes
 
     @property
     def name(self) -> str:
+        if self.process:
+            return f"{self.runner} {self.process}"
         return f"{self.runner} x {self.dataset}"
 
 
@@ -104,6 +111,26 @@ def differences(want: dict[str, Any], have: dict[str, Any]) -> list[str]:
     return out
 
 
+def without_password(target: str) -> str:
+    """The run's database as the head sends it to the nodes: a PostgreSQL URL loses its
+    password (Ray keeps task arguments in its object store and logs)."""
+    if not is_url(target):
+        return target
+    u = make_url(target)  # URL.set() cannot unset a field: a new URL without it
+    bare = URL.create(u.drivername, u.username, None, u.host, u.port, u.database, u.query)
+    return bare.render_as_string(hide_password=False)
+
+
+def open_store(target: str) -> Store:
+    """The run's database on this node: its own SERBENCH_DB where that is the same
+    database (with the password), else ``target`` as sent, whose password libpq then reads
+    from PGPASSWORD or ~/.pgpass."""
+    own = os.environ.get("SERBENCH_DB")
+    if own and is_url(target) and is_url(own) and without_password(own) == target:
+        return Store(own)
+    return Store(target)
+
+
 def _quiet(description: str, finished: int, more: int = 0) -> None:
     """Progress is the head's: it counts blocks as they come back."""
 
@@ -116,10 +143,10 @@ def run_block(
     head_specs: dict[str, RunnerSpec],
 ) -> list[CellKey]:
     """Measure the block's cells that the database does not hold yet, storing each result
-    as it is measured; the keys this call stored."""
+    as it is measured; the keys this call stored. ``config``'s budget is the block's share
+    of the run's."""
     cfg = orchestrate.RunConfig(**config)
-    cfg.budget_s = None  # a budget is the whole run's; a block has no share of it here
-    store = Store(db)
+    store = open_store(db)
     try:
         machine.register(store, environment.collect())
         done = store.done_keys(run_id)
