@@ -16,12 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-# the throwaway PostgreSQL server of the store's tests (skips, saying why, without one)
-from test_store_postgres import (
-    Server,
-    server,  # noqa: F401
-)
+from conftest import Server
 from typer.testing import CliRunner
 
 from serbench import cli, orchestrate

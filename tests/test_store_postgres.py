@@ -9,21 +9,14 @@ from __future__ import annotations
 
 import json
 import os
-import pwd
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-from conftest import assert_resumed_run_complete
+from conftest import Server, assert_resumed_run_complete
 from sqlalchemy import func, insert, select
 
 from serbench import orchestrate
@@ -32,87 +25,6 @@ from serbench.store import CellKey, Store, StoreError
 from serbench.store_schema import columns, metadata, results, runs
 
 SERBENCH = [sys.executable, "-m", "serbench"]
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("SERBENCH_REQUIRE_RUNNERS") == "1":
-        pytest.fail(f"PostgreSQL unavailable: {reason}")
-    pytest.skip(f"PostgreSQL unavailable: {reason}")
-
-
-def _bindir() -> Path | None:
-    """The server's programs: pg_config's answer, else the newest /usr/lib/postgresql/N."""
-    if shutil.which("pg_config"):
-        out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
-        found = Path(out.stdout.strip())
-        if out.returncode == 0 and (found / "initdb").exists():
-            return found
-    versions = Path("/usr/lib/postgresql").glob("*/bin/initdb")
-    newest = max(
-        versions, key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0, default=None
-    )
-    return newest.parent if newest else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class Server:
-    port: int
-
-    def database(self, name: str) -> str:
-        """A new, empty database on this server: its URL."""
-        import psycopg
-
-        admin = f"host=127.0.0.1 port={self.port} user=serbench dbname=postgres"
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return f"postgresql://serbench@127.0.0.1:{self.port}/{name}"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    bindir = _bindir()
-    if bindir is None:
-        _unavailable("no initdb (install the `postgresql` package: scripts/setup.sh does)")
-    base = Path(tempfile.mkdtemp(prefix="serbench-pg-"))
-    as_owner: list[str] = []
-    if os.geteuid() == 0:
-        try:
-            owner = pwd.getpwnam("postgres")
-        except KeyError:
-            shutil.rmtree(base)
-            _unavailable("running as root and there is no `postgres` user to own the server")
-        os.chown(base, owner.pw_uid, owner.pw_gid)
-        as_owner = ["runuser", "-u", "postgres", "--"]
-    data, port = base / "data", _free_port()
-
-    def pg(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*as_owner, *args], cwd=base, capture_output=True, text=True, timeout=120
-        )
-
-    init = pg(
-        str(bindir / "initdb"), "-D", str(data), "-U", "serbench", "--auth=trust",
-        "--encoding=UTF8", "--no-locale", "--no-sync",
-    )  # fmt: skip
-    assert init.returncode == 0, f"initdb failed: {init.stderr}"
-    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off"
-    start = pg(
-        str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "server.log"), "-w",
-        "-t", "60", "-o", options, "start",
-    )  # fmt: skip
-    try:
-        log = (base / "server.log").read_text() if (base / "server.log").exists() else ""
-        assert start.returncode == 0, f"pg_ctl start failed: {start.stderr}\n{log}"
-        yield Server(port)
-    finally:
-        pg(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def test_both_backends_have_the_same_tables_and_columns(server: Server, tmp_path: Path) -> None:
