@@ -101,8 +101,9 @@ def execute(
     done = set()
     if run_id is None:
         env = environment.collect()
-        with console.status(f"probing this machine's noise ({RUN_NOISE_PROBE_S:.0f} s)"):
-            env["noise"] = noise.measure(seconds=RUN_NOISE_PROBE_S, cost_of=[]).as_dict()
+        if not cluster:  # a cluster's head measures nothing: its noise says nothing of the nodes'
+            with console.status(f"probing this machine's noise ({RUN_NOISE_PROBE_S:.0f} s)"):
+                env["noise"] = noise.measure(seconds=RUN_NOISE_PROBE_S, cost_of=[]).as_dict()
         run_id = store.new_run(orchestrate.config_json(config), env)
     else:
         done = store.done_keys(run_id)
