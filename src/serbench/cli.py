@@ -14,6 +14,7 @@ from rich.console import Console
 from serbench import (
     baseline,
     builds,
+    calibrate,
     compare,
     crosscheck,
     datasets,
@@ -31,7 +32,13 @@ from serbench.report import compare as compare_report
 from serbench.report import formats, interop, listings, reference_view
 from serbench.runners import RunnerSpec
 from serbench.store import Store, StoreError
-from serbench.timing import NOISE_PROBE_S, TRANSPORT_REPETITIONS
+from serbench.timing import (
+    CALIBRATE_ROUNDS,
+    CALIBRATE_SAMPLE_NS,
+    CALIBRATE_SAMPLES,
+    NOISE_PROBE_S,
+    TRANSPORT_REPETITIONS,
+)
 from serbench.userdata.register import is_current, stem_name
 
 app = typer.Typer(
@@ -548,10 +555,61 @@ def noise_cmd(
     report.print_noise(n.as_dict(), console)
 
 
+@app.command("calibrate")
+def calibrate_cmd(
+    runner: Annotated[str, typer.Option("--runner", "-r")],
+    serializer: Annotated[str | None, typer.Option("--serializer", "-s")] = None,
+    dataset: Annotated[str | None, typer.Option("--dataset", "-d")] = None,
+    operation: Annotated[str | None, typer.Option("--operation", "-o")] = None,
+    rounds: Annotated[int, typer.Option(min=1, help="rounds of both tools")] = CALIBRATE_ROUNDS,
+    samples: Annotated[
+        int, typer.Option(min=1, help="samples per tool, cell and round")
+    ] = CALIBRATE_SAMPLES,
+    sample_ms: Annotated[
+        float, typer.Option(callback=_positive, help="length of one sample")
+    ] = CALIBRATE_SAMPLE_NS / 1e6,
+    scale: Annotated[str, typer.Option(help="dataset scale")] = "quick",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table or json")] = "table",
+) -> None:
+    """serbench's timing against the runner's native harness (runner.json native_harness):
+    small, medium and large cells timed by both alternately, the same estimators from both
+    tools' raw samples, and their ratios serbench / native per round and pooled. Accurate:
+    every pooled ratio within ±5%."""
+    if fmt not in ("table", "json"):
+        _fail(f"unknown format {fmt!r}; valid: table, json")
+    if operation not in (None, "encode", "decode"):
+        _fail(f"unknown operation {operation!r}; valid: encode, decode")
+    try:
+        with err.status("calibrating") as status:
+            result = calibrate.run(
+                runner,
+                serializer,
+                dataset,
+                operation,
+                scale,
+                rounds,
+                samples,
+                int(sample_ms * 1e6),
+                lambda line: status.update(line),
+            )
+    except (calibrate.CalibrateError, datasets.UnknownName) as exc:
+        _fail(str(exc))
+    if fmt == "json":
+        print(calibrate.write_json(result, None))
+    else:
+        calibrate.print_calibration(result, console)
+
+
 @app.command("runs")
 def runs_cmd(db: DbOption = None) -> None:
     """The runs in the database."""
     listings.print_runs(_store(db).runs(), console)
+
+
+RESUME_HELP = (
+    "continue the latest session of this command (same options): inputs it stored an outcome "
+    "for are not fed again"
+)
 
 
 @app.command("conformance")
@@ -560,12 +618,13 @@ def conformance_cmd(
     serializer: Annotated[list[str] | None, typer.Option("--serializer", "-s")] = None,
     case: Annotated[str | None, typer.Option(help="only this case (as a failure names it)")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="JSON report path")] = None,
+    resume: Annotated[bool, typer.Option(help=RESUME_HELP)] = False,
     db: DbOption = None,
 ) -> None:
     """Every JSON, MessagePack and CBOR decoder against its format's public suites."""
     from serbench.untrusted import commands
 
-    commands.conformance(_store(db), console, err, runner, serializer, case, json_out)
+    commands.conformance(_store(db), console, err, runner, serializer, case, json_out, resume)
 
 
 @app.command("robustness")

@@ -111,7 +111,7 @@ PROFILES = {"quick": QUICK, "standard": STANDARD, "full": STANDARD}
 
 def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) -> Timing:
     """The standard profile cut to one process and one slice of `samples` samples of at
-    least `sample_ns`: what the runners' accuracy scripts (bench/compare.py) time beside
+    least `sample_ns`: what `serbench calibrate` times beside
     a native harness, so that both tools deliver the same number of raw values."""
     return replace(
         STANDARD,
@@ -159,6 +159,14 @@ TIEBREAK_RESERVE: Final = 0.15
 PRECISION_CAP: Final = 4
 # seconds of the noise probe at the start of a run (its slow share seeds schedule.SlowShare)
 RUN_NOISE_PROBE_S: Final = 2.0
+
+# --- `serbench calibrate` (calibrate): serbench beside a runner's native harness ----------------
+CALIBRATE_ROUNDS: Final = 4  # rounds of the two tools, alternating which goes first
+CALIBRATE_SAMPLES: Final = 10  # samples per tool, cell and round
+# serbench's sample length; the native harness aims at it too
+CALIBRATE_SAMPLE_NS: Final = 10_000_000
+# the least untimed warm-up the native harness runs: as long as serbench's JIT minimum
+CALIBRATE_WARMUP_NS: Final = STANDARD.jit_warmup_min_ns
 
 # --- other runner commands -----------------------------------------------------------------
 # `describe`: a cold JVM or .NET start that loads every library

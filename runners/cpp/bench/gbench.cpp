@@ -1,10 +1,16 @@
-// Google Benchmark versions of serbench cells, timing the very bodies the runner times
-// (src/harness/cell.h), to cross-check the runner's timing loop (bench/compare.py).
-// Usage: serbench-cpp-gbench --cell=<serializer>:<dataset>:<operation>:<data path> ...
-//        [Google Benchmark flags]
+// Google Benchmark version of a serbench cell, timing the very body the runner times
+// (src/harness/cell.h): the native harness of `serbench calibrate`
+// (docs/runner-protocol.md, section 12).
+// Usage: serbench-cpp-gbench --serializer S --dataset D --dataset-file F
+//        --operation encode|decode --samples K --sample-ms M --warmup-ms W [--iterations N]
+// Google Benchmark picks each repetition's iterations (MinTime: M ms; it cannot combine a
+// fixed Iterations with its warm-up) and prints one JSON line per repetition:
+// {"wall_ns": ..., "cpu_ns": ..., "iterations": ...}.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <iostream>
+#include <map>
 
 #include "harness/cell.h"
 
@@ -22,64 +28,81 @@ struct CellHolder : Holder {
   std::unique_ptr<Compressor> comp;
   std::function<void()> body;
 };
-std::vector<std::unique_ptr<Holder>> holders;
 
-void add_cell(const std::string& spec) {
-  // serializer:dataset:operation:path (the path may contain ':')
-  size_t a = spec.find(':'), b = spec.find(':', a + 1), c = spec.find(':', b + 1);
-  if (a == std::string::npos || b == std::string::npos || c == std::string::npos)
-    throw std::runtime_error("bad --cell " + spec);
-  std::string ser = spec.substr(0, a), ds = spec.substr(a + 1, b - a - 1),
-              op = spec.substr(b + 1, c - b - 1), path = spec.substr(c + 1);
+// Every repetition's raw times, one JSON line each (Google Benchmark's own reporters
+// print per-iteration means and aggregates).
+class JsonLines : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
+      std::printf("{\"wall_ns\": %.0f, \"cpu_ns\": %.0f, \"iterations\": %lld}\n",
+                  run.real_accumulated_time * 1e9, run.cpu_accumulated_time * 1e9,
+                  static_cast<long long>(run.iterations));
+    }
+    std::fflush(stdout);
+  }
+};
+
+using Args = std::map<std::string, std::string>;
+
+const std::string& arg(const Args& args, const std::string& name) {
+  auto it = args.find(name);
+  if (it == args.end()) throw std::runtime_error("missing --" + name);
+  return it->second;
+}
+
+std::unique_ptr<Holder> register_cell(const Args& a) {
+  const std::string &ser = arg(a, "serializer"), &ds = arg(a, "dataset"), &op = arg(a, "operation");
   const SerializerEntry* e = nullptr;
   for (const auto& x : registry())
     if (x.meta.name == ser) e = &x;
   DatasetId id;
   if (!e || !dataset_from_name(ds, id))
-    throw std::runtime_error("unknown serializer or dataset in " + spec);
+    throw std::runtime_error("unknown serializer or dataset: " + ser + ", " + ds);
+  if (op != "encode" && op != "decode") throw std::runtime_error("--operation: encode or decode");
+  std::unique_ptr<Holder> held;
   dispatch_dataset(id, [&](auto d) {
     using T = dataset_t<decltype(d)::value>;
     auto h = std::make_unique<CellHolder<T>>();
     h->base = e->make(id);
     auto& codec = dynamic_cast<Codec<T>&>(*h->base);
-    h->r.reset(new CellRunner<T>{codec, load_dataset<T>(path), {}, {}, {}, {}, 0, 0});
+    h->r.reset(
+        new CellRunner<T>{codec, load_dataset<T>(arg(a, "dataset-file")), {}, {}, {}, {}, 0, 0});
     h->r->check_items = h->r->data.items;
     json chk = h->r->check();
     if (!chk["ok"].get<bool>()) throw std::runtime_error("check failed: " + chk.dump());
-    bool enc;
     std::string cname;
-    if (op == "encode" || op == "decode") {
-      enc = op == "encode";
-    } else {
-      throw std::runtime_error("gbench supports encode and decode only");
-    }
-    h->body = h->r->body(enc, cname, h->out, h->input, h->comp);
+    h->body = h->r->body(op == "encode", cname, h->out, h->input, h->comp);
     auto* body = &h->body;
-    benchmark::RegisterBenchmark((ser + "/" + ds + "/" + op).c_str(), [body](benchmark::State& st) {
-      for (auto _ : st) (*body)();
-    })->UseRealTime();
-    holders.push_back(std::move(h));
+    benchmark::RegisterBenchmark((ser + "/" + ds + "/" + op).c_str(),
+                                 [body](benchmark::State& st) {
+                                   for (auto _ : st) (*body)();
+                                 })
+        ->MinTime(std::stod(arg(a, "sample-ms")) / 1e3)
+        ->Repetitions(std::stoi(arg(a, "samples")))
+        ->MinWarmUpTime(std::stod(arg(a, "warmup-ms")) / 1e3)
+        ->UseRealTime();
+    held = std::move(h);
   });
+  return held;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
+  Args args;
+  for (int i = 1; i + 1 < argc; i += 2) args[std::string(argv[i]).substr(2)] = argv[i + 1];
+  std::unique_ptr<Holder> cell;
   try {
-    for (int i = 1; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a.rfind("--cell=", 0) == 0) {
-        add_cell(a.substr(7));
-      } else {
-        std::cerr << "unknown argument " << a << "\n";
-        return 2;
-      }
-    }
-  } catch (const std::exception& ex) {
+    cell = register_cell(args);
+  } catch (const std::exception& ex) {  // std::invalid_argument: a flag that is no number
     std::cerr << "serbench-cpp-gbench: " << ex.what() << "\n";
     return 2;
   }
-  benchmark::RunSpecifiedBenchmarks();
+  JsonLines reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;
 }

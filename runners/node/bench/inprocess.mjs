@@ -1,13 +1,13 @@
 // The runner's sample loop (takeSamples, as `sample` commands run it) and mitata's
 // measure, alternated in one process on the same prepared operation with the same
 // batch size and the same number of samples: the harnesses compared with the machine's
-// load drift and the sample count taken out (bench/compare.py compares whole tools,
+// load drift and the sample count taken out (`serbench calibrate` compares whole tools,
 // each in its own process, one after the other).
 // Usage: node --expose-gc bench/inprocess.mjs SERIALIZER DATASET DATA_FILE OPERATION ITERATIONS [ROUNDS]
 // Prints one line per round: each tool's minimum and median per operation and their ratios.
 import { measure } from "mitata";
 import { prepareCell } from "../build/src/cell.js";
-import { resolveDataset } from "../build/src/serve.js";
+import { resolveDataset } from "../build/src/datasets.js";
 import { REGISTRY } from "../build/src/serializers/index.js";
 import { takeSamples } from "../build/src/timing.js";
 
@@ -15,6 +15,7 @@ const [ser, name, data, operation, iterations, rounds = "10"] = process.argv.sli
 const n = Number(iterations);
 const SAMPLES = 30; // the standard profile's measured samples per process (10 slices of 3)
 const ds = resolveDataset({ name, kind: "builtin", data });
+if (typeof ds === "string") throw new Error(ds);
 const { reply, ops } = prepareCell(
   REGISTRY[ser].codec(ds),
   ds,

@@ -1,11 +1,13 @@
-// The native yardstick of bench/compare.py: the plain loop an Objective-C developer writes,
-// clock_gettime around a batch of calls to the library, an autorelease pool per call. It
-// binds the same serializer and the same Foundation objects as the runner, but none of the
-// runner's cell, batch loop or sinks: iterations doubled until a batch takes sample-ms,
-// warm-up batches, then the measured batches.
+// The native harness of `serbench calibrate` (docs/runner-protocol.md, section 12): the
+// plain loop an Objective-C developer writes, clock_gettime around a batch of calls to the
+// library, an autorelease pool per call. It binds the same serializer and the same
+// Foundation objects as the runner, but none of the runner's cell, batch loop or sinks:
+// warm-up for warmup-ms, then the measured batches of iterations calls.
 //
-// usage: serbench-objc-bench SERIALIZER DATASET CANONICAL.json encode|decode WARMUP SAMPLES
-// SAMPLE_MS prints {"ns_per_op": [...], "cpu_ns_per_op": [...]} (single-message datasets only)
+// usage: serbench-objc-bench --serializer S --dataset D --dataset-file F --operation OP
+//   --iterations N --samples K --warmup-ms W [--sample-ms M]
+// prints one JSON line per batch: {"wall_ns": ..., "cpu_ns": ..., "iterations": N}
+// (single-message datasets only)
 #import <Foundation/Foundation.h>
 
 #include <time.h>
@@ -35,19 +37,28 @@ static void batch(SBSerializer *ser, id msg, NSData *bytes, BOOL encode, long n)
 
 int main(int argc, char **argv) {
   NSAutoreleasePool *pool = [NSAutoreleasePool new];
-  if (argc != 8) {
-    fprintf(stderr, "usage: %s SERIALIZER DATASET FILE encode|decode WARMUP SAMPLES SAMPLE_MS\n",
-            argv[0]);
-    return 2;
+  NSMutableDictionary *opts = [NSMutableDictionary dictionary];
+  for (int i = 1; i + 1 < argc; i += 2)
+    [opts setObject:[NSString stringWithUTF8String:argv[i + 1]]
+             forKey:[[NSString stringWithUTF8String:argv[i]] substringFromIndex:2]];
+  const char *required[] = {"serializer", "dataset", "dataset-file", "operation",
+                            "iterations", "samples", "warmup-ms"};
+  for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
+    if (![opts objectForKey:[NSString stringWithUTF8String:required[i]]]) {
+      fprintf(stderr, "missing --%s\n", required[i]);
+      return 2;
+    }
   }
+  NSString *serializer = [opts objectForKey:@"serializer"];
   NSDictionary *desc = [NSDictionary
-      dictionaryWithObjectsAndKeys:[NSString stringWithUTF8String:argv[2]], @"name", @"builtin",
-                                   @"kind", [NSString stringWithUTF8String:argv[3]], @"data", nil];
+      dictionaryWithObjectsAndKeys:[opts objectForKey:@"dataset"], @"name", @"builtin", @"kind",
+                                   [opts objectForKey:@"dataset-file"], @"data", nil];
   NSString *code = nil, *message = nil;
   SBDataset *data = [SBDataset load:desc check:NO code:&code message:&message];
-  Class cls = [SBRegistry() objectForKey:[NSString stringWithUTF8String:argv[1]]];
+  Class cls = [SBRegistry() objectForKey:serializer];
   if (!data || !cls || data->stream) {
-    fprintf(stderr, "cannot bench %s on %s: %s\n", argv[1], argv[2],
+    fprintf(stderr, "cannot bench %s on %s: %s\n", [serializer UTF8String],
+            [[opts objectForKey:@"dataset"] UTF8String],
             message ? [message UTF8String] : "single-message datasets only");
     return 1;
   }
@@ -55,31 +66,18 @@ int main(int argc, char **argv) {
   id msg = [data->items objectAtIndex:0];
   [ser prepareItems:data->items];
   NSData *bytes = [[ser encode:msg] copy];
-  BOOL encode = strcmp(argv[4], "encode") == 0;
-  int warmup = atoi(argv[5]), samples = atoi(argv[6]);
-  double target = atof(argv[7]) * 1e6;
-  long n = 1;
-  for (;;) {  // calibrate: double until one batch takes the sample time
-    double t0 = nanos(CLOCK_MONOTONIC);
-    batch(ser, msg, bytes, encode, n);
-    if (nanos(CLOCK_MONOTONIC) - t0 >= target || n >= (1L << 30)) break;
-    n *= 2;
-  }
-  for (int i = 0; i < warmup; i++) batch(ser, msg, bytes, encode, n);
-  NSMutableArray *wall = [NSMutableArray array], *cpu = [NSMutableArray array];
+  BOOL encode = [[opts objectForKey:@"operation"] isEqualToString:@"encode"];
+  long n = [[opts objectForKey:@"iterations"] longLongValue];
+  int samples = [[opts objectForKey:@"samples"] intValue];
+  double warmupNs = [[opts objectForKey:@"warmup-ms"] doubleValue] * 1e6;
+  for (double t0 = nanos(CLOCK_MONOTONIC); nanos(CLOCK_MONOTONIC) - t0 < warmupNs;)
+    batch(ser, msg, bytes, encode, 1);
   for (int i = 0; i < samples; i++) {
     double w0 = nanos(CLOCK_MONOTONIC), c0 = nanos(CLOCK_THREAD_CPUTIME_ID);
     batch(ser, msg, bytes, encode, n);
     double c1 = nanos(CLOCK_THREAD_CPUTIME_ID), w1 = nanos(CLOCK_MONOTONIC);
-    [wall addObject:[NSNumber numberWithDouble:(w1 - w0) / n]];
-    [cpu addObject:[NSNumber numberWithDouble:(c1 - c0) / n]];
+    printf("{\"wall_ns\": %.0f, \"cpu_ns\": %.0f, \"iterations\": %ld}\n", w1 - w0, c1 - c0, n);
   }
-  NSDictionary *out =
-      [NSDictionary dictionaryWithObjectsAndKeys:wall, @"ns_per_op", cpu, @"cpu_ns_per_op",
-                                                 [NSNumber numberWithLong:n], @"iterations", nil];
-  NSData *json = [NSJSONSerialization dataWithJSONObject:out options:0 error:NULL];
-  fwrite([json bytes], 1, [json length], stdout);
-  putchar('\n');
   [pool drain];
   return 0;
 }

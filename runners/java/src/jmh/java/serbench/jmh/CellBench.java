@@ -21,7 +21,7 @@ import serbench.harness.Workload;
 /**
  * The same cell operations the serbench runner times (one encode or decode iteration of a whole
  * dataset through {@link Workload}), timed by JMH instead, to check the runner's accuracy
- * (bench/compare.py).
+ * ({@code serbench calibrate}, through {@link Calibrate}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
