@@ -86,6 +86,26 @@ public final class JacksonSerializer extends Serializer {
     this.typedName = dynamic ? name.substring(0, name.length() - "-dynamic".length()) : name;
   }
 
+  /**
+   * Labels of a Jackson row: its encoding, the conventions every Jackson data-format module
+   * shares on the generated classes (fields by name, enums by name, Instant as a number), then
+   * the module's own.
+   */
+  private static List<String> jacksonLabels(String encoding, String... own) {
+    List<String> all =
+        new java.util.ArrayList<>(
+            List.of(
+                encoding,
+                "schemaless",
+                "copying-decode",
+                "map-layout",
+                "reflective",
+                "enum-as-name",
+                "timestamp-as-number"));
+    all.addAll(List.of(own));
+    return List.copyOf(all);
+  }
+
   /** This row's {@code -dynamic} twin: user datasets through Jackson's generic tree. */
   public JacksonSerializer dynamicRow() {
     List<String> labels = new java.util.ArrayList<>(labels());
@@ -118,14 +138,7 @@ public final class JacksonSerializer extends Serializer {
         "json",
         "com.fasterxml.jackson.core:jackson-databind",
         JACKSON,
-        List.of(
-            "text",
-            "schemaless",
-            "copying-decode",
-            "map-layout",
-            "reflective",
-            "enum-as-name",
-            "timestamp-as-number"),
+        jacksonLabels("text"),
         List.of(),
         () -> configure(new ObjectMapper()),
         false);
@@ -137,14 +150,7 @@ public final class JacksonSerializer extends Serializer {
         "cbor",
         "com.fasterxml.jackson.dataformat:jackson-dataformat-cbor",
         JACKSON,
-        List.of(
-            "binary",
-            "schemaless",
-            "copying-decode",
-            "map-layout",
-            "reflective",
-            "enum-as-name",
-            "timestamp-as-number"),
+        jacksonLabels("binary"),
         List.of("com/fasterxml/jackson/dataformat/cbor/"),
         () -> configure(new ObjectMapper(new CBORFactory())),
         false);
@@ -156,15 +162,7 @@ public final class JacksonSerializer extends Serializer {
         "xml",
         "com.fasterxml.jackson.dataformat:jackson-dataformat-xml",
         JACKSON,
-        List.of(
-            "text",
-            "schemaless",
-            "copying-decode",
-            "map-layout",
-            "reflective",
-            "enum-as-name",
-            "timestamp-as-number",
-            "runtime-names"),
+        jacksonLabels("text", "runtime-names"),
         List.of("com/fasterxml/jackson/dataformat/xml/", "com/ctc/wstx/", "org/codehaus/stax2/"),
         () -> configure(new XmlMapper()),
         false);
@@ -176,14 +174,7 @@ public final class JacksonSerializer extends Serializer {
         "msgpack",
         "org.msgpack:jackson-dataformat-msgpack",
         libVersion("msgpack") + " (jackson " + JACKSON + ")",
-        List.of(
-            "binary",
-            "schemaless",
-            "copying-decode",
-            "map-layout",
-            "reflective",
-            "enum-as-name",
-            "timestamp-as-number"),
+        jacksonLabels("binary"),
         List.of("org/msgpack/"),
         () -> configure(new ObjectMapper(msgpackFactory())),
         false);
@@ -196,14 +187,7 @@ public final class JacksonSerializer extends Serializer {
         "bson",
         "de.undercouch:bson4jackson",
         libVersion("bson4jackson") + " (jackson " + JACKSON + ")",
-        List.of(
-            "binary",
-            "schemaless",
-            "copying-decode",
-            "map-layout",
-            "reflective",
-            "enum-as-name",
-            "timestamp-as-number"),
+        jacksonLabels("binary"),
         List.of("de/undercouch/bson4jackson/"),
         () -> configure(new ObjectMapper(new BsonFactory())),
         true);
