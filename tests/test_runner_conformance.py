@@ -6,6 +6,7 @@ session does it), so a runner passes only if it speaks protocol v2 to the letter
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 from conftest import available_runners, dataset, prepare, runner_or_skip, sample, serving
 
 from serbench import datasets, protocol, runners, transport
+from serbench.untrusted import avro_interop, values
 
 NATIVE = ("cpp", "rust", "go")  # runners whose memcpy floors must agree
 NOOP_BOUND_NS = 1_000  # docs/method.md: the harness may add at most this per operation
@@ -279,3 +281,28 @@ def test_untrusted_when_declared(runner: str) -> None:
         bad = {"cmd": "untrusted_decode", "cell": "x", "serializer": "no-such", "inputs": []}
         assert session.call(bad)["code"] == "unknown_serializer"
         assert session.call({"cmd": "release", "cell": "x"})["event"] == "released"
+
+
+@runner_names
+def test_avro_container_when_declared(runner: str) -> None:
+    """Section 11, `avro_container`: every Avro row writes interop.avsc's records as an
+    object container file with each codec and reads its own file back as the datum."""
+    spec, d = _describe(runner)
+    if avro_interop.CAPABILITY not in d["capabilities"]:
+        pytest.skip(f"{runner} does not declare {avro_interop.CAPABILITY}")
+    rows = [s["name"] for s in d["serializers"] if s["format"] == "avro"]
+    assert rows, "avro_container declared without an Avro row"
+    with serving(spec) as session:
+        for name in rows:
+            for codec in avro_interop.CODECS:
+                r = session.call({**avro_interop.encode_command(name, codec), "cell": "w"})
+                assert r["event"] == "untrusted_encoded", r
+                data = base64.b64decode(r["b64"])
+                assert data[:4] == b"Obj\x01", f"{name} {codec}: not a container file"
+                r = session.call(
+                    {**avro_interop.decode_command(name, [("own", data)]), "cell": "r"}
+                )
+                outcome = r["outcomes"][0]
+                assert outcome["outcome"] == "accepted", (name, codec, outcome)
+                diff = values.first_difference(avro_interop.records(), outcome["value"])
+                assert diff is None, f"{name} {codec}: {diff}"

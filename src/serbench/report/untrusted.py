@@ -95,6 +95,24 @@ def conformance_table(rows: list[dict[str, Any]]) -> tuple[list[str], Cells]:
     return [c.replace("_", " ") for c in columns], cells
 
 
+INTEROP_TITLE = "Avro interop: each row's container files (interop.avsc) read by every Avro row"
+INTEROP_MARK = {"passed": "ok", "wrong_value": "WRONG", "should_have_accepted": "REJECTED"}
+
+
+def interop_table(rows: list[dict[str, Any]]) -> tuple[list[str], Cells]:
+    """Avro's interop test: a reader per row, a writer's file (runner/row codec) per column."""
+    readers = [r for r in rows if r.get("interop")]
+    files = sorted({f for r in readers for f in r["interop"]})
+    cells = [
+        [
+            _name(r),
+            *(INTEROP_MARK.get(r["interop"].get(f, ""), r["interop"].get(f, "-")) for f in files),
+        ]
+        for r in readers
+    ]
+    return ["reader, file written by ->", *files], cells
+
+
 def robustness_table(rows: list[dict[str, Any]]) -> tuple[list[str], Cells]:
     columns = ["decoder", "safety labels", "dataset", "inputs", *ROBUSTNESS, "inputs/s"]
     cells = []
@@ -149,6 +167,8 @@ def _print_table(title: str, model: tuple[list[str], Cells], console: Console) -
 def print_conformance(rows: list[dict[str, Any]], console: Console) -> None:
     title = "conformance: every decoder against its format's public suites"
     _print_table(title, conformance_table(rows), console)
+    if any(r.get("interop") for r in rows):
+        _print_table(INTEROP_TITLE, interop_table(rows), console)
     for line in notes(rows):
         console.print(line, markup=False, style="dim")
     _print_failures(rows, console)

@@ -51,10 +51,13 @@ def _untrusted(path: Path, doc: dict[str, Any]) -> dict[str, Any]:
         table = untrusted.robustness_table(rows)
         lines = [{"text": t, "flag": f} for t, f in untrusted.evidence_lines(rows)]
     lines += [{"text": n, "dim": True} for n in untrusted.notes(rows)]
+    tables = [_table("", table)]
+    if any(r.get("interop") for r in rows):
+        tables.append(_table(untrusted.INTEROP_TITLE, untrusted.interop_table(rows)))
     return {
         "title": title,
         "source": f"session {doc['session']} ({path})",
-        "tables": [_table("", table)],
+        "tables": tables,
         "lines": lines,
         "failures": _failures(rows),  # folded: with a replay command each
     }

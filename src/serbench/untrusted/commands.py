@@ -9,7 +9,7 @@ from rich.console import Console
 from serbench.paths import state_dir
 from serbench.report import untrusted as report
 from serbench.store import Store
-from serbench.untrusted import resume, run, suites
+from serbench.untrusted import avro_interop, resume, run, suites
 from serbench.untrusted.targets import find
 
 
@@ -47,13 +47,20 @@ def conformance(
     json_out: Path | None,
     resuming: bool = False,
 ) -> int:
-    targets, unavailable = find(suites.FORMATS, runners, serializers)
+    targets, unavailable = find((*suites.FORMATS, "avro"), runners, serializers)
     for name, why in unavailable.items():
         err.print(f"[yellow]runner {name} unavailable:[/yellow] {why}")
     recorder = _recorder(store, "conformance", resuming, err)
     session = recorder.session
+    readers = [t for t in targets if t.fmt == "avro"]
     with err.status("conformance") as status:
-        results = run.conformance(targets, recorder, case, progress=status.update)
+        only_interop = case is not None and avro_interop.wanted(case)
+        suite_targets = [] if only_interop else [t for t in targets if t.fmt != "avro"]
+        results = run.conformance(suite_targets, recorder, case, progress=status.update)
+        if readers and avro_interop.wanted(case):
+            # every Avro row writes, whichever readers were asked for
+            writers = find(("avro",))[0] if runners or serializers else readers
+            results += avro_interop.run(readers, writers, recorder, case, progress=status.update)
     rows = [r.as_dict() for r in results]
     report.print_conformance(rows, console)
     path = _report_path(json_out, session)

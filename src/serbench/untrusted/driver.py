@@ -94,8 +94,10 @@ class Driver:
         dataset: dict[str, Any] | None,
         inputs: list[tuple[str, bytes]],
         sink: Callable[[dict[str, Outcome]], None],
+        container: bool = False,
     ) -> None:
-        """Decode every input; sink gets each batch's outcomes as soon as they are known.
+        """Decode every input; sink gets each batch's outcomes as soon as they are known
+        (`container`: each input is an Avro object container file, section 11).
 
         Batches shrink after a fault and grow back after clean answers: a decoder that
         dies on most inputs then costs one respawn per killer, not a bisection each."""
@@ -108,7 +110,7 @@ class Driver:
                 batch.append(inputs[pos])
                 size += len(inputs[pos][1])
                 pos += 1
-            clean = self._batch(serializer, dataset, batch, sink)
+            clean = self._batch(serializer, dataset, batch, sink, container)
             grown = min(BATCH_MAX, self.batch_size * 2)
             self.batch_size = grown if clean else max(1, self.batch_size // 4)
 
@@ -118,6 +120,7 @@ class Driver:
         dataset: dict[str, Any] | None,
         batch: list[tuple[str, bytes]],
         sink: Callable[[dict[str, Outcome]], None],
+        container: bool = False,
     ) -> bool:
         """Whether the batch answered without a fault (after bisecting one that did not)."""
         cmd = {
@@ -125,6 +128,7 @@ class Driver:
             "serializer": serializer,
             "dataset": dataset,
             "inputs": self._inputs(batch),
+            **({"container": True} if container else {}),
         }
         # the deadline is per input; a batch may take it once plus a little per input
         timeout = self.deadline_s + 0.05 * len(batch) + sum(len(d) for _, d in batch) / 2e6
@@ -136,8 +140,8 @@ class Driver:
                 sink({batch[0][0]: Outcome(kind, error=fault.detail)})
                 return False
             half = len(batch) // 2
-            self._batch(serializer, dataset, batch[:half], sink)
-            self._batch(serializer, dataset, batch[half:], sink)
+            self._batch(serializer, dataset, batch[:half], sink, container)
+            self._batch(serializer, dataset, batch[half:], sink, container)
             return False
         sink({item["id"]: from_reply(item) for item in reply["outcomes"]})
         return True

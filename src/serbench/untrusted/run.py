@@ -56,6 +56,7 @@ class TargetResult:
     limits: str = ""
     labels: list[str] = field(default_factory=list)
     resumed: int = 0  # outcomes taken from the stored session, not fed again
+    matrix: dict[str, str] = field(default_factory=dict)  # Avro interop: file -> class read
 
     def add(self, cls: str, failure: dict[str, str] | None = None) -> None:
         self.counts[cls] += 1
@@ -80,6 +81,7 @@ class TargetResult:
             "labels": self.labels,
             "skipped": self.skipped,
             "failures": self.failures,
+            **({"interop": self.matrix} if self.matrix else {}),
         }
 
 

@@ -21,6 +21,7 @@ class Target:
     datasets: list[str] = field(default_factory=list)  # built-in datasets it carries
     skipped: str | None = None  # why it is not run
     labels: list[str] = field(default_factory=list)
+    capabilities: list[str] = field(default_factory=list)  # its runner's, from describe
 
     @property
     def key(self) -> str:
@@ -57,6 +58,7 @@ def find(
                     carried,
                     None if capable else NOT_YET,
                     list(s.get("labels", [])),
+                    list(desc.get("capabilities", [])),
                 )
             )
     return out, unavailable

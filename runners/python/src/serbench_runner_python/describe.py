@@ -46,5 +46,11 @@ def describe() -> dict[str, Any]:
             "details": sys.version.replace("\n", " "),
         },
         "serializers": serializers,
-        "capabilities": ["transport", "decode_from", "user_datasets", "untrusted"],
+        "capabilities": [
+            "transport",
+            "decode_from",
+            "user_datasets",
+            "untrusted",
+            "avro_container",
+        ],
     }

@@ -23,7 +23,7 @@ import msgspec
 import orjson
 from google.protobuf.message import DecodeError as ProtobufDecodeError
 
-from serbench_runner_python import canonical
+from serbench_runner_python import avro_container, canonical
 from serbench_runner_python.cell import bind
 
 Reply = dict[str, Any]
@@ -101,8 +101,12 @@ def _input(item: dict[str, Any]) -> bytes:
 
 def decode(cmd: Reply) -> Reply:
     serializer = cmd["serializer"]
-    run = _decoder(serializer, cmd.get("dataset"))
-    rejects = REJECTS[serializer]
+    if cmd.get("container"):
+        if serializer not in avro_container.ROWS:
+            raise Unsupported(f"{serializer} does not read Avro container files")
+        run, rejects = avro_container.read, avro_container.REJECTS
+    else:
+        run, rejects = _decoder(serializer, cmd.get("dataset")), REJECTS[serializer]
     outcomes = []
     for item in cmd["inputs"]:
         data = _input(item)
@@ -123,7 +127,12 @@ def decode(cmd: Reply) -> Reply:
 
 def encode(cmd: Reply) -> Reply:
     serializer, dataset = cmd["serializer"], cmd.get("dataset")
-    if dataset is not None:
+    if "container" in cmd:
+        if serializer not in avro_container.ROWS:
+            raise Unsupported(f"{serializer} does not write Avro container files")
+        container = cmd["container"]
+        data = avro_container.write(container["schema"], container["codec"], cmd["value"])
+    elif dataset is not None:
         bound = bind(serializer, dataset)
         item = bound.items[int(cmd.get("message", 0)) % len(bound.items)]
         data = bound.codec.encode(bound.codec.prepare(item))
