@@ -9,7 +9,13 @@ import { REGISTRY } from "./serializers/index.js";
 import { peakAlloc, takeSamples } from "./timing.js";
 import { Written, untrusted } from "./untrusted/commands.js";
 
-export const CAPABILITIES = ["decode_from", "user_datasets", "transport", "untrusted"];
+export const CAPABILITIES = [
+  "decode_from",
+  "user_datasets",
+  "transport",
+  "untrusted",
+  "avro_container",
+];
 
 export function emit(obj: unknown): void {
   writeSync(1, (obj instanceof Written ? obj.text : JSON.stringify(obj)) + "\n");

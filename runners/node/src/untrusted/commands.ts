@@ -168,17 +168,68 @@ function encode(cmd: Cmd, line: string): unknown {
   return { event: "untrusted_encoded", cell: String(cmd.cell), b64 };
 }
 
-/** Answers one section 11 command. */
+function containerOf(name: string): NonNullable<Library["container"]> {
+  const c = library(name).container;
+  if (!c) throw new Refused("unsupported", `${name} does not write Avro object container files`);
+  return c;
+}
+
+/** `untrusted_decode` with `container: true`: each input is an object container file. */
+async function decodeContainers(cmd: Cmd): Promise<Written> {
+  const c = containerOf(String(cmd.serializer));
+  if (!Array.isArray(cmd.inputs)) throw new Refused("bad_request", "inputs must be a list");
+  const outcomes: string[] = [];
+  for (const item of cmd.inputs) {
+    const bytes = input(item);
+    const start = process.hrtime.bigint();
+    let read: { render(): unknown[] } | { kind: string; error: string };
+    try {
+      read = await c.read(bytes);
+    } catch (e) {
+      read = { kind: c.rejects(e) ? "rejected" : "error", error: text(e) };
+    }
+    const ns = process.hrtime.bigint() - start;
+    // rendered outside the try: a fault of the rendering is the runner's, not the library's
+    const outcome =
+      "render" in read
+        ? { outcome: "accepted", value: read.render() }
+        : { outcome: read.kind, error: read.error };
+    outcomes.push(writeJson({ id: item.id, ...outcome, ns }));
+  }
+  const head = `{"event":"untrusted_decoded","cell":${JSON.stringify(String(cmd.cell))}`;
+  return new Written(`${head},"outcomes":[${outcomes.join(",")}]}`);
+}
+
+/** `untrusted_encode` with `container: {schema, codec}`: one file of the listed records. */
+async function encodeContainer(cmd: Cmd, line: string): Promise<unknown> {
+  const c = containerOf(String(cmd.serializer));
+  const { schema, codec } = cmd.container;
+  if (typeof schema !== "object" || schema === null || typeof codec !== "string")
+    throw new Refused("bad_request", "container must be {schema: object, codec: string}");
+  // the command again, keeping integers beyond 2^53 exact
+  const { value } = parseLossless(line) as { value?: unknown };
+  const bytes = await c.write(schema, codec, value);
+  const b64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  return { event: "untrusted_encoded", cell: String(cmd.cell), b64 };
+}
+
+/** Answers one section 11 command (a Promise for the Avro container variants). */
 export function untrusted(cmd: Cmd, line: string): unknown {
   const cell = String(cmd.cell);
-  try {
-    if (typeof cmd.cell !== "string" || typeof cmd.serializer !== "string")
-      throw new Refused("bad_request", "cell and serializer must be strings");
-    return cmd.cmd === "untrusted_decode" ? decode(cmd) : encode(cmd, line);
-  } catch (e) {
+  const refusal = (e: unknown) => {
     if (e instanceof Refused) return { event: "error", code: e.code, cell, message: e.message };
     if (e instanceof NotApplicable || e instanceof Uncarried)
       return { event: "error", code: "not_applicable", cell, message: e.message };
     return { event: "error", code: "exception", cell, message: text(e) };
+  };
+  try {
+    if (typeof cmd.cell !== "string" || typeof cmd.serializer !== "string")
+      throw new Refused("bad_request", "cell and serializer must be strings");
+    const decoding = cmd.cmd === "untrusted_decode";
+    if (decoding && cmd.container === true) return decodeContainers(cmd).catch(refusal);
+    if (!decoding && cmd.container != null) return encodeContainer(cmd, line).catch(refusal);
+    return decoding ? decode(cmd) : encode(cmd, line);
+  } catch (e) {
+    return refusal(e);
   }
 }

@@ -11,6 +11,7 @@ import type * as Bson from "bson";
 import type * as CborX from "cbor-x";
 import type * as Msgpackr from "msgpackr";
 import { fresh } from "../serializers/fresh.js";
+import { readContainer, writeContainer } from "./avroContainer.js";
 import { Uncarried, fromCanonical, type Builders, type Hook } from "./canonical.js";
 
 type Decode = (bytes: Uint8Array) => unknown;
@@ -28,6 +29,13 @@ export interface Library {
   generic?: boolean;
   /** The library's encode of a canonical value (absent: no generic encode here). */
   encoder?: () => Encode;
+  /** Avro object container files (capability `avro_container`) with the library's streams. */
+  container?: {
+    write(schema: unknown, codec: string, records: unknown): Promise<Uint8Array>;
+    /** The library's read of a file; `render` gives its records as canonical JSON. */
+    read(file: Uint8Array): Promise<{ render(): unknown[] }>;
+    rejects(e: unknown): boolean;
+  };
 }
 
 /** Rows with no documented way to refuse bad input: they answer `unsupported`. */
@@ -220,5 +228,15 @@ export const LIBRARIES: Record<string, Library> = {
   "protobufjs-reflect": protobufjs,
   // avsc's Type.fromBuffer refuses bad data with plain Errors ("truncated buffer",
   // "trailing data", invalid union or enum indices).
-  avsc: { rejects: plainError },
+  avsc: {
+    rejects: plainError,
+    container: {
+      write: writeContainer,
+      read: readContainer,
+      // BlockDecoder emits plain Errors ("invalid magic bytes", "invalid sync marker",
+      // "truncated block", "unknown codec") and the SyntaxError of a header whose schema
+      // is not JSON.
+      rejects: (e) => plainError(e) || e instanceof SyntaxError,
+    },
+  },
 };
