@@ -27,6 +27,41 @@ static SBType *typeOf(NSString *family, NSString *dataset) {
   return t;
 }
 
+// A class outside any allow-list, and not NSSecureCoding: a secure unarchiver must refuse it.
+@interface SBNotAllowed : NSObject <NSCoding>
+@end
+@implementation SBNotAllowed
+- (void)encodeWithCoder:(NSCoder *)coder {
+}
+- (id)initWithCoder:(NSCoder *)coder {
+  return [self init];
+}
+@end
+
+// Why there is no secure-coding row (README, Limits): GNUstep's unarchiver, with
+// requiresSecureCoding set and an allow-list of NSString only, still instantiates the
+// archived class. When this fails, GNUstep enforces secure coding: add the row.
+static void secureCodingIsNotEnforced(void) {
+  NSMutableData *data = [NSMutableData data];
+  NSKeyedArchiver *archiver = [[NSKeyedArchiver alloc] initForWritingWithMutableData:data];
+  [archiver encodeObject:[[SBNotAllowed new] autorelease] forKey:@"root"];
+  [archiver finishEncoding];
+  [archiver release];
+  NSKeyedUnarchiver *reader = [[NSKeyedUnarchiver alloc] initForReadingWithData:data];
+  [reader setRequiresSecureCoding:YES];
+  id got = nil;
+  @try {
+    got = [[reader decodeObjectOfClasses:[NSSet setWithObject:[NSString class]]
+                                  forKey:@"root"] retain];
+  } @catch (NSException *e) {
+    got = nil;
+  }
+  [reader release];
+  expect([got isKindOfClass:[SBNotAllowed class]],
+         @"GNUstep does not enforce secure coding: a class outside the allow-list is decoded");
+  [got release];
+}
+
 // The seed's S1 list: the same 30 records the C++ runner's tests build.
 static id s1(void) {
   NSMutableArray *list = [NSMutableArray array];
@@ -154,12 +189,13 @@ int main(void) {
   roundTrips(@"click-maps", @"click-maps", clickmap());
   roundTrips(@"log-records", @"log-records", logs());
   // the seeds' eight datasets at least: more built-ins may come with their types.json alone
-  NSArray *seeds = [NSArray
-      arrayWithObjects:@"android-users", @"pb-vs-msgpack-test1", @"pb-vs-msgpack-test2",
-                       @"pb-vs-msgpack-test3", @"pb-vs-msgpack-test4", @"one-mb-dict",
-                       @"click-maps", @"log-records", nil];
+  NSArray *seeds =
+      [NSArray arrayWithObjects:@"android-users", @"pb-vs-msgpack-test1", @"pb-vs-msgpack-test2",
+                                @"pb-vs-msgpack-test3", @"pb-vs-msgpack-test4", @"one-mb-dict",
+                                @"click-maps", @"log-records", nil];
   for (NSString *name in seeds)
     expect([[SBDataset builtinNames] containsObject:name], @"a seed's built-in dataset found");
+  secureCodingIsNotEnforced();
   printf("%d passed, %d failed\n", passed, failed);
   [pool drain];
   return failed ? 1 : 0;
