@@ -63,7 +63,9 @@ public final class Describe {
     rt.put("version", System.getProperty("java.version"));
     rt.put("details", jvmDetails());
     d.put("runtime", rt);
-    d.put("capabilities", List.of("transport", "decode_from", "user_datasets", "untrusted"));
+    d.put(
+        "capabilities",
+        List.of("transport", "decode_from", "user_datasets", "untrusted", "avro_container"));
     List<Object> sers = new ArrayList<>();
     for (Serializer s : Registry.ALL) {
       Map<String, Object> m = new LinkedHashMap<>();

@@ -35,15 +35,36 @@ final class Rows {
     byte[] encode(JsonNode canonical) throws Exception;
   }
 
+  interface ContainerEncode {
+    /** A container file of the canonical records {@code value}, as {@code container} says. */
+    byte[] encode(JsonNode container, JsonNode value) throws Exception;
+  }
+
   static final class Row {
     final Predicate<Throwable> rejects;
     final Decode generic;
     final Encode encode;
 
+    /** The object container file's reader and writer (capability avro_container), or null. */
+    final Decode containerRead;
+
+    final ContainerEncode containerWrite;
+
     Row(Predicate<Throwable> rejects, Decode generic, Encode encode) {
+      this(rejects, generic, encode, null, null);
+    }
+
+    Row(
+        Predicate<Throwable> rejects,
+        Decode generic,
+        Encode encode,
+        Decode containerRead,
+        ContainerEncode containerWrite) {
       this.rejects = rejects;
       this.generic = generic;
       this.encode = encode;
+      this.containerRead = containerRead;
+      this.containerWrite = containerWrite;
     }
   }
 
@@ -191,7 +212,7 @@ final class Rows {
       case "bson-dynamic":
         return jacksonRow(new ObjectMapper(new BsonFactory()), JACKSON, null);
       case "avro":
-        return new Row(AVRO, null, null);
+        return new Row(AVRO, null, null, AvroContainer::read, AvroContainer::write);
       case "thrift":
         return new Row(THRIFT, null, null);
       case "flatbuffers":

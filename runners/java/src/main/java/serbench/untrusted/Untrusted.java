@@ -68,6 +68,10 @@ public final class Untrusted {
     String cell = c.path("cell").asText();
     try {
       boolean encode = c.path("cmd").asText().equals("untrusted_encode");
+      JsonNode container = c.get("container");
+      if (container != null && (container.isObject() || container.asBoolean())) {
+        return container(c, cell, ser, container, encode);
+      }
       JsonNode ds = c.get("dataset");
       return ds != null && ds.isObject()
           ? typed(c, cell, ser, ds, encode)
@@ -119,6 +123,30 @@ public final class Untrusted {
       throw new Failure("unsupported", ser.name() + " has no generic-value decode: name a dataset");
     }
     return decodeAll(c, cell, r, r.generic);
+  }
+
+  /** The object container file variants (capability avro_container). */
+  private static Map<String, Object> container(
+      JsonNode c, String cell, Serializer ser, JsonNode container, boolean encode) throws Failure {
+    Rows.Row r = row(ser);
+    if (encode ? r.containerWrite == null : r.containerRead == null) {
+      throw new Failure("unsupported", ser.name() + " has no object container files here");
+    }
+    if (!encode) {
+      return decodeAll(c, cell, r, r.containerRead);
+    }
+    if (!container.isObject()) {
+      throw new Failure("bad_request", "'container' of untrusted_encode is {schema, codec}");
+    }
+    try {
+      return encoded(cell, r.containerWrite.encode(container, c.path("value")));
+    } catch (Failure f) {
+      throw f;
+    } catch (NotApplicableException e) {
+      throw new Failure("not_applicable", e.getMessage());
+    } catch (Exception e) {
+      throw new Failure("exception", describe(e));
+    }
   }
 
   private Typed bind(Serializer ser, JsonNode ds) throws Failure {
