@@ -112,7 +112,7 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 	return map[string]any{
 		"protocol": 2, "protocol_minor": 1, "runner": runner, "language": "go",
 		"runtime":      map[string]any{"name": "Go (gc)", "version": runtime.Version(), "details": details},
-		"capabilities": []string{"transport", "decode_from", "user_datasets", "untrusted"},
+		"capabilities": []string{"transport", "decode_from", "user_datasets", "untrusted", "avro_container"},
 		"serializers":  list,
 	}
 }

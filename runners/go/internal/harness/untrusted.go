@@ -26,6 +26,19 @@ var Generic = map[string]func(src []byte) (any, error){}
 // GenericEncode maps a serializer to its library's encode of a generic value.
 var GenericEncode = map[string]func(v any) ([]byte, error){}
 
+// Container maps an Avro row to its library's object container file writer and reader
+// (section 11, capability avro_container).
+var Container = map[string]ContainerIO{}
+
+// ContainerIO writes canonical JSON records as a container file with the given schema
+// and codec, and reads a container file's records back in canonical form: the writer's
+// schema is in the file, so the reader renders the values by it. Write returns a
+// NotApplicable error for records that do not fit the schema.
+type ContainerIO struct {
+	Write func(schema json.RawMessage, codec string, records json.RawMessage) ([]byte, error)
+	Read  func(src []byte) (any, error)
+}
+
 // Canonical renders decoded values the orchestrator compares (section 11); libraries add
 // their own types (tags, extensions) through CanonicalHooks.
 var CanonicalHooks []func(v any, depth int) (any, bool)
@@ -46,6 +59,12 @@ type untrustedCommand struct {
 	Inputs     []untrustedInput `json:"inputs"`
 	Message    int              `json:"message"`
 	Value      json.RawMessage  `json:"value"`
+	Container  json.RawMessage  `json:"container"`
+}
+
+type containerSpec struct {
+	Schema json.RawMessage `json:"schema"`
+	Codec  string          `json:"codec"`
 }
 
 func (s *Server) untrusted(line []byte) {
@@ -58,6 +77,10 @@ func (s *Server) untrusted(line []byte) {
 	ser := s.find(c.Serializer)
 	if ser == nil {
 		s.fail("unknown_serializer", fmt.Sprintf("no serializer %q", c.Serializer), cell)
+		return
+	}
+	if len(c.Container) > 0 && string(c.Container) != "null" && string(c.Container) != "false" {
+		s.container(&c)
 		return
 	}
 	var codec *Codec
@@ -93,6 +116,40 @@ func (s *Server) untrusted(line []byte) {
 		s.fail("unsupported", c.Serializer+" has no generic-value decode: name a dataset", cell)
 		return
 	}
+	s.decodeInputs(&c, decode, func(v any) any { return Canonical(v, 0) })
+}
+
+// container answers the object container file variants (section 11, avro_container).
+func (s *Server) container(c *untrustedCommand) {
+	rw, ok := Container[c.Serializer]
+	if !ok {
+		s.fail("unsupported", c.Serializer+" does not read or write object container files", &c.Cell)
+		return
+	}
+	if c.Cmd == "untrusted_decode" {
+		s.decodeInputs(c, rw.Read, func(v any) any { return v }) // Read renders by the file's schema
+		return
+	}
+	var spec containerSpec
+	if err := json.Unmarshal(c.Container, &spec); err != nil || len(spec.Schema) == 0 {
+		s.fail("bad_request", fmt.Sprintf("container: want {schema, codec}, got %.100s", c.Container), &c.Cell)
+		return
+	}
+	out, err := rw.Write(spec.Schema, spec.Codec, c.Value)
+	if err != nil {
+		code := "exception"
+		if IsNA(err) {
+			code = "not_applicable"
+		}
+		s.fail(code, err.Error(), &c.Cell)
+		return
+	}
+	s.reply(map[string]any{"event": "untrusted_encoded", "cell": c.Cell, "b64": base64.StdEncoding.EncodeToString(out)})
+}
+
+// decodeInputs feeds each input to decode and answers its outcomes.
+func (s *Server) decodeInputs(c *untrustedCommand, decode func([]byte) (any, error), canonical func(any) any) {
+	cell := &c.Cell
 	outcomes := make([]map[string]any, 0, len(c.Inputs))
 	for _, in := range c.Inputs {
 		var src []byte
@@ -115,7 +172,7 @@ func (s *Server) untrusted(line []byte) {
 		if err != nil {
 			out["outcome"], out["error"] = "rejected", truncate(err.Error(), 300)
 		} else {
-			out["outcome"], out["value"] = "accepted", Canonical(v, 0)
+			out["outcome"], out["value"] = "accepted", canonical(v)
 		}
 		outcomes = append(outcomes, out)
 	}

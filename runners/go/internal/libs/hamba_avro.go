@@ -1,9 +1,13 @@
 package libs
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
 
 	"github.com/hamba/avro/v2"
+	"github.com/hamba/avro/v2/ocf"
 
 	"serbench/internal/harness"
 	"serbench/internal/model"
@@ -144,4 +148,54 @@ func avroFromS1(v any) any {
 		out[i] = androidusers.SampleData{ID: r.ID, Name: r.Name, Age: r.Age, Gender: g, IsMegane: r.IsMegane}
 	}
 	return &out
+}
+
+// hambaWriteContainer writes an object container file with hamba/avro's ocf package,
+// from generic datums (avrocontainer.go).
+func hambaWriteContainer(schema json.RawMessage, codec string, records json.RawMessage) ([]byte, error) {
+	datums, err := datumsFromCanonical(schema, records, fixedArray)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc, err := ocf.NewEncoder(string(schema), &buf, ocf.WithCodec(ocf.CodecName(codec)),
+		ocf.WithEncoderSchemaCache(&avro.SchemaCache{}))
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range datums {
+		if err := enc.Encode(d); err != nil {
+			return nil, err
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func hambaReadContainer(src []byte) (any, error) {
+	dec, err := ocf.NewDecoder(bytes.NewReader(src), ocf.WithDecoderSchemaCache(&avro.SchemaCache{}))
+	if err != nil {
+		return nil, err
+	}
+	var records []any
+	for dec.HasNext() {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		records = append(records, v)
+	}
+	if err := dec.Error(); err != nil {
+		return nil, err
+	}
+	return canonicalRecords(dec.Metadata()[avroSchemaKey], records), nil
+}
+
+// fixedArray holds a fixed value as hamba/avro's generic datum does: a [N]byte array.
+func fixedArray(b []byte) any {
+	v := reflect.New(reflect.ArrayOf(len(b), reflect.TypeFor[byte]())).Elem()
+	reflect.Copy(v, reflect.ValueOf(b))
+	return v.Interface()
 }
