@@ -94,18 +94,20 @@ def accept(want: dict[str, Any], specs: dict[str, Any], summary: Summary, say: S
 
 
 def blocks(cells: list[Cell], measure: str = "time") -> list[node.Block]:
-    """Time: runner x dataset, every process round. Counting instructions: runner x process
-    index, every dataset, in the order a run on one machine counts them: a count depends on
-    what the process did before (the allocator's state), so only the same sequence of cells
-    in one process gives the same counts. Largest first, so the last blocks are short."""
+    """Time: a dataset, every runner and process round of it, as a run on one machine
+    measures it (its runners' processes side by side, so that a cell's processes see the
+    same minutes of the machine). Counting instructions: runner x process index, every
+    dataset, in the order a run on one machine counts them: a count depends on what the
+    process did before (the allocator's state), so only the same sequence of cells in one
+    process gives the same counts. Largest first, so the last blocks are short."""
     grouped: dict[tuple[str, str | int], list[Cell]] = defaultdict(list)
     counting = measure == instructions.UNIT
     for c in sorted(cells, key=lambda c: c.dataset) if counting else cells:
-        grouped[(c.runner, c.process if counting else c.dataset)].append(c)
+        grouped[(c.runner, c.process) if counting else ("", c.dataset)].append(c)
     out = [
         node.Block(runner, group[0].dataset, group, f"process {of}")
         if counting
-        else node.Block(runner, group[0].dataset, group)
+        else node.Block(", ".join(sorted({c.runner for c in group})), group[0].dataset, group)
         for (runner, of), group in grouped.items()
     ]
     return sorted(out, key=lambda b: -len(b.cells))

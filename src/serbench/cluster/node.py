@@ -21,11 +21,11 @@ from serbench.store import CellKey, Store, is_url
 
 @dataclass
 class Block:
-    """In time mode one runner's cells of one dataset, every process round of them (the
+    """In time mode one dataset's cells, every runner and process round of them (the
     rounds stay together so that a tie-break process sees the neighbours the cells had); in
     instruction mode one runner process's cells of every dataset (dispatch.blocks)."""
 
-    runner: str
+    runner: str  # time mode: its runners, comma-separated
     dataset: str  # the first of its cells' datasets
     cells: list[Cell]
     process: str = ""  # instruction mode: which of the runner's processes
