@@ -3,6 +3,7 @@
 //! per library in `registry`.
 
 pub mod alloc;
+pub mod avro_container;
 pub mod cell;
 pub mod compress;
 pub mod footprint;

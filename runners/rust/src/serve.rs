@@ -50,7 +50,7 @@ pub fn describe() -> Value {
         "language": "rust",
         "runtime": {"name": "rustc", "version": build_info::RUSTC_VERSION,
                     "details": build_info::BUILD_DETAILS},
-        "capabilities": ["transport", "decode_from", "user_datasets", "untrusted"],
+        "capabilities": ["transport", "decode_from", "user_datasets", "untrusted", "avro_container"],
         "serializers": serializers,
     })
 }

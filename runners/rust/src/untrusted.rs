@@ -16,7 +16,7 @@ use crate::model::builtin;
 use crate::registry::Entry;
 use crate::user::V;
 
-const MAX_DEPTH: usize = 400;
+pub(crate) const MAX_DEPTH: usize = 400;
 /// Marks an error that is a caught panic, not the library's refusal.
 const PANIC: &str = "\u{0}panic: ";
 
@@ -65,11 +65,15 @@ fn generic(name: &str) -> Option<Generic> {
     })
 }
 
-fn hex(b: &[u8]) -> String {
+pub(crate) fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-fn unhex(s: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn unhex(s: &str) -> Result<Vec<u8>, String> {
+    // checked first: slicing by byte offsets must not split a character
+    if !s.len().is_multiple_of(2) || !s.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("{s:?} is not hex"));
+    }
     (0..s.len() / 2)
         .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).map_err(|e| e.to_string()))
         .collect()
@@ -110,7 +114,7 @@ fn b64decode(s: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-fn float(f: f64) -> Value {
+pub(crate) fn float(f: f64) -> Value {
     if f.is_nan() {
         json!({"$float": "NaN"})
     } else if f.is_infinite() {
@@ -120,7 +124,7 @@ fn float(f: f64) -> Value {
     }
 }
 
-fn too_deep() -> Value {
+pub(crate) fn too_deep() -> Value {
     json!({"$other": format!("nested deeper than {MAX_DEPTH}")})
 }
 
@@ -315,6 +319,12 @@ impl State {
         };
         let ds = cmd.get("dataset").filter(|d| d.is_object());
         let encode = cmd.get("cmd").and_then(Value::as_str) == Some("untrusted_encode");
+        if let Some(container) = cmd
+            .get("container")
+            .filter(|c| !matches!(c, Value::Null | Value::Bool(false)))
+        {
+            return avro_container(entry, cmd, container, encode, cell);
+        }
         if let Some(ds) = ds {
             let typed = match self.typed(entry, ds) {
                 Ok(c) => c,
@@ -357,6 +367,35 @@ impl State {
                 cell,
             ),
         }
+    }
+}
+
+/// An Avro row's object container files (`container` in the command).
+fn avro_container(
+    entry: &Entry,
+    cmd: &Value,
+    container: &Value,
+    encode: bool,
+    cell: &str,
+) -> Value {
+    if entry.library != "apache-avro" {
+        return err(
+            "unsupported",
+            &format!("{} writes no Avro container files", entry.name),
+            cell,
+        );
+    }
+    if !encode {
+        return decode_all(cmd, cell, crate::avro_container::read);
+    }
+    let schema = container.get("schema").unwrap_or(&Value::Null);
+    let codec = container
+        .get("codec")
+        .and_then(Value::as_str)
+        .unwrap_or("null");
+    match crate::avro_container::write(schema, codec, cmd.get("value").unwrap_or(&Value::Null)) {
+        Ok(file) => json!({"event": "untrusted_encoded", "cell": cell, "b64": b64encode(&file)}),
+        Err((code, m)) => err(code, &m, cell),
     }
 }
 
