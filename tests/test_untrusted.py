@@ -213,3 +213,23 @@ def test_validated_and_unvalidated_access_are_told_apart(tmp_path: Path) -> None
     assert unvalidated.counts["rejected"] == 0, unvalidated.counts
     assert unvalidated.inputs == validated.inputs == 150
     assert "unvalidated" in unvalidated.labels and "validated" in validated.labels
+
+
+def test_avro_interop_matrix_names_each_codec_that_failed() -> None:
+    from serbench.report import untrusted as report
+    from serbench.untrusted import avro_interop
+
+    records = avro_interop.records()
+    assert avro_interop.schema()["name"] == "Interop" and len(records) == 3
+    assert records[1]["longField"] < -(2**53)  # past a double's exact integers
+    rows = [
+        {"runner": "a", "serializer": "x", "interop": {"a/x null": "passed", "b/y null": "passed"}},
+        {
+            "runner": "b",
+            "serializer": "y",
+            "interop": {"a/x null": "wrong_value", "a/x deflate": "passed", "b/y null": "passed"},
+        },
+    ]
+    columns, cells = report.interop_table(rows)
+    assert columns[1:] == ["a/x", "b/y"]
+    assert cells == [["a/x", "ok", "ok"], ["b/y", "deflate: ok, null: WRONG", "ok"]]

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from serbench import runners
 from serbench.cli import app
+from serbench.untrusted import avro_interop
 from serbench.untrusted.driver import Driver
 from serbench.untrusted.run import dataset_object
 from serbench.untrusted.suites import SUITES_DIR
@@ -145,3 +146,27 @@ def test_conformance_command_replays_one_case(tmp_path: Path) -> None:
     (row,) = json.loads(out.read_text())["results"]
     assert row["counts"] == {"should_have_rejected": 1}
     assert row["failures"][0]["replay"].endswith("--case n_number_NaN")
+
+
+def test_avro_interop_across_runners(tmp_path: Path) -> None:
+    """Avro's interop test: every Avro row of every runner that declares `avro_container`
+    writes interop.avsc's records with each codec, and every one reads every file back
+    as the datum; each exception below is a library's known behaviour today."""
+    out = tmp_path / "report.json"
+    args = ["conformance", "--case", avro_interop.SUITE, "--json", str(out)]
+    result = CliRunner().invoke(app, [*args, "--db", str(tmp_path / "results.sqlite")])
+    assert result.exit_code == 0, result.output
+    rows = [r for r in json.loads(out.read_text())["results"] if not r["skipped"]]
+    writers = {r["runner"] + "/" + r["serializer"] for r in rows}
+    if len({w.split("/")[0] for w in writers}) < 2:
+        pytest.skip("fewer than two runners with Avro container files are built here")
+    files = {f"{w} {codec}" for w in writers for codec in avro_interop.CODECS}
+    for row in rows:
+        reader = f"{row['runner']}/{row['serializer']}"
+        assert set(row["interop"]) == files, reader
+        wrong = {f: c for f, c in row["interop"].items() if c != "passed"}
+        assert wrong == KNOWN_INTEROP.get(reader, {}), (reader, row["failures"][:3])
+
+
+# reader: {file: class} where a library does not read another's file as the datum
+KNOWN_INTEROP: dict[str, dict[str, str]] = {}

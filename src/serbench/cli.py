@@ -621,7 +621,8 @@ def conformance_cmd(
     resume: Annotated[bool, typer.Option(help=RESUME_HELP)] = False,
     db: DbOption = None,
 ) -> None:
-    """Every JSON, MessagePack and CBOR decoder against its format's public suites."""
+    """Every JSON, MessagePack and CBOR decoder against its format's public suites; every
+    Avro library's container files read by every other (Avro's interop test)."""
     from serbench.untrusted import commands
 
     commands.conformance(_store(db), console, err, runner, serializer, case, json_out, resume)
