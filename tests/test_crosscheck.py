@@ -101,3 +101,18 @@ def test_the_report_groups_pairs_by_convention(tmp_path: Path) -> None:
     assert "3 pairs: 1 read back intact" in text and "1 real incompatibilities" in text
     assert "rust/serde_json" in text and "$[3].name: 'x' != 'y'" in text
     assert "across conventions (enum-as-name vs enum-as-ordinal): 1 pairs" in text
+
+
+def test_stream_framing_counts_on_stream_datasets_only() -> None:
+    concatenated = lib("objc", "msgpack-c", "msgpack", "map-layout", "stream-concatenated")
+    prefixed = lib("node", "msgpackr", "msgpack", "map-layout")
+    assert crosscheck.differences(concatenated, prefixed) == []  # one message: no framing
+    assert crosscheck.differences(concatenated, prefixed, stream=True) == [
+        "stream-concatenated vs length-prefixed frames"
+    ]
+    across = crosscheck.outcome("pb-vs-msgpack-test1", concatenated, prefixed, False, "$: 7")
+    assert across.check == "across"
+    real = crosscheck.outcome("pb-vs-msgpack-test1", concatenated, concatenated, False, "$.a")
+    assert real.check == "NG" and real.conventions == "map-layout, stream-concatenated"
+    single = crosscheck.outcome("android-users", concatenated, prefixed, False, "$[0].id")
+    assert single.check == "NG" and single.conventions == "map-layout"

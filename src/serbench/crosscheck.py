@@ -45,6 +45,8 @@ AXES: dict[str, tuple[str, ...]] = {
 OWN = {"handwritten": "another layout", "runtime-names": "the dataset's names"}
 # A wire form marked by the label alone; a library without it writes the common one.
 MARKS = {"root-list-document": "a root list as an items field"}
+# The same, for stream datasets only (docs/runner-protocol.md section 6).
+STREAM_MARKS = {"stream-concatenated": "length-prefixed frames"}
 CHECKS = ("OK", "NG", "across", "n/a")
 
 
@@ -63,8 +65,9 @@ class Library:
         """Same format, another runner (conventions decide what a failure means)."""
         return self.runner != other.runner and self.format == other.format
 
-    def conventions(self) -> dict[str, str]:
-        """Each convention this library declares: axis -> its form, in a fixed order."""
+    def conventions(self, stream: bool = False) -> dict[str, str]:
+        """Each convention this library declares: axis -> its form, in a fixed order
+        (``stream``: on a stream dataset, with its framing)."""
         out = {}
         for axis, forms in AXES.items():
             declared = [f for f in forms if f in self.labels]
@@ -72,15 +75,15 @@ class Library:
                 out[axis] = declared[0]
         for label, instead in OWN.items():
             out[label] = f"{self.runner}'s {label}" if label in self.labels else instead
-        for label, instead in MARKS.items():
+        for label, instead in (MARKS | STREAM_MARKS if stream else MARKS).items():
             out[label] = label if label in self.labels else instead
         return out
 
 
-def differences(writer: Library, reader: Library) -> list[str]:
+def differences(writer: Library, reader: Library, stream: bool = False) -> list[str]:
     """Each convention the writer and the reader both have and do not share, as "X vs Y"
     (two forms of their own, one per runner, as one phrase: a group, not a pair each)."""
-    w, r = writer.conventions(), reader.conventions()
+    w, r = writer.conventions(stream), reader.conventions(stream)
     out = []
     for k in w:
         if k in r and w[k] != r[k]:
@@ -89,11 +92,12 @@ def differences(writer: Library, reader: Library) -> list[str]:
     return out
 
 
-def shared(writer: Library, reader: Library) -> str:
+def shared(writer: Library, reader: Library, stream: bool = False) -> str:
     """The declared conventions of a pair inside one convention: its group's name."""
-    w, r = writer.conventions(), reader.conventions()
+    w, r = writer.conventions(stream), reader.conventions(stream)
     forms = [w[k] for k in AXES if k in w and k in r]
-    return ", ".join([*forms, *(k for k in MARKS if k in writer.labels)]) or "-"
+    marks = MARKS | STREAM_MARKS if stream else MARKS
+    return ", ".join([*forms, *(k for k in marks if k in writer.labels)]) or "-"
 
 
 @dataclass
@@ -134,8 +138,9 @@ def libraries(describes: dict[str, dict[str, Any]], dataset: str) -> list[Librar
 def outcome(
     dataset: str, writer: Library, reader: Library, ok: bool, detail: str, applicable: bool = True
 ) -> Outcome:
-    diffs = differences(writer, reader)
-    conventions = "; ".join(diffs) if diffs else shared(writer, reader)
+    stream = dataset in datasets.DATASETS and datasets.get(dataset).framing == "stream"
+    diffs = differences(writer, reader, stream)
+    conventions = "; ".join(diffs) if diffs else shared(writer, reader, stream)
     return Outcome(
         dataset,
         writer.name,
