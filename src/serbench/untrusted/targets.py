@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from serbench import runners
+from serbench import datasets, runners
 from serbench.runners import RunnerSpec
 
 CAPABILITY = "untrusted"
@@ -48,7 +48,12 @@ def find(
                 continue
             if "baseline" in s.get("labels", []):
                 continue
-            carried = [d for d, a in s.get("datasets", {}).items() if a.get("applicable")]
+            # a name serbench does not know (a runner built from another checkout) is not fed
+            carried = [
+                d
+                for d, a in s.get("datasets", {}).items()
+                if a.get("applicable") and d in datasets.DATASETS
+            ]
             out.append(
                 Target(
                     name,
