@@ -131,11 +131,13 @@ def test_safety_labels_are_shown_with_their_evidence() -> None:
         _row("json", [], rejected=99, crash=1),
         _row("rkyv-access", ["validated"], rejected=100),
         _row("plain", [], rejected=100),
+        _row("flatbuffers", ["unvalidated"], crash=7, rejected=93),
     ]
     by = {e["decoder"]: e for e in report.evidence(rows)}
     assert by["r/pickle"]["text"] == "r/pickle: 21 crashes, 1 excessive allocation in 200"
     assert by["r/pickle"]["flag"] is None  # labelled unsafe: the evidence agrees
     assert by["r/json"]["flag"] == "labelled safe, but 1 crash"
+    assert by["r/flatbuffers"]["flag"] is None  # its label says it trusts the input
     lines = dict(report.evidence_lines(rows))
     assert lines == {
         "evidence [unsafe-untrusted-input]: r/pickle: 21 crashes, 1 excessive allocation in 200": (
@@ -145,6 +147,7 @@ def test_safety_labels_are_shown_with_their_evidence() -> None:
         "evidence [validated]: r/rkyv-access: no crash, hang or excessive allocation in 100": (
             False
         ),
+        "evidence [unvalidated]: r/flatbuffers: 7 crashes in 100": False,
     }
     columns, cells = report.robustness_table(rows)
     assert columns[1] == "safety labels" and cells[0][1] == "unsafe-untrusted-input"

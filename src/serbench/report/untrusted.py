@@ -37,9 +37,9 @@ def _name(row: dict[str, Any]) -> str:
 def evidence(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per decoder (over its datasets): its safety labels and what the corruptions did.
 
-    `flag` is set when a decoder not labelled unsafe-untrusted-input crashed, hung or
-    allocated past its limit; `text` reads like "python/pickle: 21 crashes, 1 excessive
-    allocation in 200"."""
+    `flag` is set when a decoder labelled neither unsafe-untrusted-input nor unvalidated
+    (access that trusts its input, by its own label) crashed, hung or allocated past its
+    limit; `text` reads like "python/pickle: 21 crashes, 1 excessive allocation in 200"."""
     per: dict[str, dict[str, Any]] = {}
     for row in rows:
         if row["skipped"]:
@@ -56,7 +56,8 @@ def evidence(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         said = ", ".join(harms) if harms else "no crash, hang or excessive allocation"
         e["safety_labels"] = [lab for lab in SAFETY if lab in e["labels"]]
         e["text"] = f"{e['decoder']}: {said} in {e['inputs']:,}"
-        e["flag"] = None if UNSAFE in e["labels"] or not harms else f"labelled safe, but {said}"
+        warned = UNSAFE in e["labels"] or "unvalidated" in e["labels"]
+        e["flag"] = None if warned or not harms else f"labelled safe, but {said}"
         out.append(e)
     return out
 
