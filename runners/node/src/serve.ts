@@ -3,6 +3,7 @@ import { writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { OPERATIONS, prepareCell, type CellOp } from "./cell.js";
 import { BadRequest, resolveDataset, type DatasetRef } from "./datasets.js";
+import { framingLabels } from "./streamLabel.js";
 import { BUILTIN } from "./model.js";
 import { NotApplicable, footprint, version } from "./serializers/base.js";
 import { REGISTRY } from "./serializers/index.js";
@@ -46,7 +47,7 @@ export function describe(): unknown {
       format: s.format,
       library: s.pkg ?? "node",
       version: version(s.pkg),
-      labels: s.labels,
+      labels: [...s.labels, ...framingLabels(s)],
       footprint_bytes: footprint(s.pkg),
       datasets: Object.fromEntries(
         Object.keys(BUILTIN).map((d) => {

@@ -63,7 +63,7 @@ static NSString *codecOf(NSString *op) {
     [pool drain];
     return;
   }
-  BOOL delimited = [ser selfDelimiting];
+  BOOL delimited = [[ser class] selfDelimiting];
   NSMutableData *one = [NSMutableData data];
   NSAutoreleasePool *pool = [NSAutoreleasePool new];
   for (NSUInteger i = 0; i < data->count; i++) {
@@ -112,7 +112,7 @@ static NSString *codecOf(NSString *op) {
     [pool drain];
     return [diff autorelease];
   }
-  BOOL delimited = !codec && [ser selfDelimiting];
+  BOOL delimited = !codec && [[ser class] selfDelimiting];
   NSAutoreleasePool *pool = [NSAutoreleasePool new];
   for (NSUInteger i = 0; i < data->count && !diff; i++) {
     id v;

@@ -14,6 +14,11 @@ static NSDictionary *applicability(NSString *reason) {
                                               forKey:@"applicable"];
 }
 
+// The serializer's labels, with the stream framing its class declares (protocol section 6).
+static NSArray *labels(Class c) {
+  return [c selfDelimiting] ? [[c labels] arrayByAddingObject:@"stream-concatenated"] : [c labels];
+}
+
 NSDictionary *SBDescribe(void) {
   NSMutableArray *serializers = [NSMutableArray array];
   for (Class c in SBSerializerClasses()) {
@@ -24,7 +29,7 @@ NSDictionary *SBDescribe(void) {
         addObject:[NSDictionary
                       dictionaryWithObjectsAndKeys:[c name], @"name", [c format], @"format",
                                                    [c library], @"library", [c version], @"version",
-                                                   [c labels], @"labels", [c footprintBytes],
+                                                   labels(c), @"labels", [c footprintBytes],
                                                    @"footprint_bytes", datasets, @"datasets",
                                                    applicability([c reasonForUserDatasets]),
                                                    @"user_datasets", nil]];

@@ -31,8 +31,8 @@
 // library raises go through: the harness reports them as the library's outcome.
 - (id)decode:(const uint8_t *)bytes length:(NSUInteger)length error:(NSString **)error;
 // Self-delimiting encodings (MessagePack) concatenate stream messages with no length prefix
-// and read them back with -decodeNext:.
-- (BOOL)selfDelimiting;
+// and read them back with -decodeNext:; describe then adds the label stream-concatenated.
++ (BOOL)selfDelimiting;
 - (id)decodeNext:(const uint8_t *)bytes
           length:(NSUInteger)length
             used:(NSUInteger *)used

@@ -53,7 +53,7 @@
 - (id)decode:(const uint8_t *)bytes length:(NSUInteger)length error:(NSString **)error {
   return [self subclassResponsibility:_cmd], nil;
 }
-- (BOOL)selfDelimiting {
++ (BOOL)selfDelimiting {
   return NO;
 }
 - (id)decodeNext:(const uint8_t *)bytes

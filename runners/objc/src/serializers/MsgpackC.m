@@ -23,7 +23,7 @@
   return SBLibraryFootprint(msgpack_version);
 }
 
-- (BOOL)selfDelimiting {
++ (BOOL)selfDelimiting {
   return YES;
 }
 

@@ -41,13 +41,22 @@ def split_frames(buf: bytes) -> Iterator[memoryview]:
         pos += length
 
 
+# The label a serializer whose codecs concatenate stream messages declares (section 6).
+CONCATENATED = "stream-concatenated"
+
+
+def concatenates(codec: Codec) -> bool:
+    """Whether streams go back to back with no length prefix: a self-delimiting format."""
+    return codec.decode_stream is not None
+
+
 def encode_stream(
     codec: Codec, messages: list[Any], count: int, compress: Transform | None = None
 ) -> bytes:
     """Message i = messages[i % len]; each framed, compressed one by one when asked."""
     out = bytearray()
     encode, k = codec.encode, len(messages)
-    bare = codec.decode_stream is not None and compress is None
+    bare = concatenates(codec) and compress is None
     for i in range(count):
         data = encode(messages[i % k])
         if compress is not None:
@@ -59,7 +68,7 @@ def encode_stream(
 
 
 def decode_stream(codec: Codec, buf: bytes, decompress: Transform | None = None) -> Iterator[Any]:
-    if decompress is None and codec.decode_stream is not None:
+    if decompress is None and concatenates(codec):
         return iter(codec.decode_stream(buf))
     decode = codec.decode
     if decompress is None:

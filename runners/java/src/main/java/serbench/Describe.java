@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import serbench.harness.DatasetKind;
 import serbench.harness.Footprint;
+import serbench.harness.SelfDelimitingCodec;
 import serbench.harness.Serializer;
 
 /** The {@code describe} object (protocol section 2). */
@@ -52,6 +53,30 @@ public final class Describe {
     return a;
   }
 
+  /**
+   * The serializer's labels, plus {@code stream-concatenated} when its codec delimits itself:
+   * {@link serbench.harness.Workload} then writes streams without length prefixes (protocol section
+   * 6).
+   */
+  public static List<String> labels(Serializer s) {
+    if (!streamConcatenated(s)) {
+      return s.labels();
+    }
+    List<String> out = new ArrayList<>(s.labels());
+    out.add("stream-concatenated");
+    return out;
+  }
+
+  /** Whether {@code s.codec} declares a {@link SelfDelimitingCodec} (its covariant return type). */
+  static boolean streamConcatenated(Serializer s) {
+    try {
+      Class<?> codec = s.getClass().getMethod("codec", DatasetKind.class).getReturnType();
+      return SelfDelimitingCodec.class.isAssignableFrom(codec);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(s.name() + " has no codec(DatasetKind)", e);
+    }
+  }
+
   public static Map<String, Object> build() {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("protocol", 2);
@@ -73,7 +98,7 @@ public final class Describe {
       m.put("format", s.format());
       m.put("library", s.library());
       m.put("version", s.version());
-      m.put("labels", s.labels());
+      m.put("labels", labels(s));
       m.put("footprint_bytes", Footprint.of(s.packages()));
       Map<String, Object> ds = new LinkedHashMap<>();
       for (DatasetKind k : DatasetKind.values()) {
