@@ -50,7 +50,7 @@ func (c *Cell) encodeAll() ([]byte, error) {
 	}
 	buf := c.buf[:0]
 	var err error
-	if c.codec.Next != nil {
+	if c.ser.SelfDelimiting {
 		for i := 0; i < d.Count; i++ {
 			if buf, err = enc(buf, d.Items[i%len(d.Items)]); err != nil {
 				return nil, err
@@ -143,7 +143,7 @@ func (c *Cell) decodeAll(src []byte, fn func(i int, v any) error) error {
 		}
 		return fn(0, v)
 	}
-	if c.codec.Next != nil {
+	if c.ser.SelfDelimiting {
 		for i := 0; len(src) > 0; i++ {
 			v, n, err := c.codec.Next(src)
 			if err != nil {
@@ -298,6 +298,10 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 			return nil, Prepared{Status: "not_applicable", Err: &ErrorBody{"not_applicable", err.Error()}}
 		}
 		return nil, Prepared{Status: "error", Err: &ErrorBody{"exception", err.Error()}}
+	}
+	if ser.SelfDelimiting && codec.Next == nil {
+		why := ser.Name + ": self-delimiting, but its codec has no Next to read a stream"
+		return nil, Prepared{Status: "error", Err: &ErrorBody{"exception", why}}
 	}
 	c = &Cell{ser: ser, data: data, codec: codec, packed: map[string][]byte{}, comp: map[string]Compressor{}, ops: ops}
 	enc, err := c.encodeAll()

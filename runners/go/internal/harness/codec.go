@@ -5,6 +5,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"serbench/internal/model"
 )
@@ -15,9 +16,8 @@ type Codec struct {
 	Encode func(dst []byte, msg any) ([]byte, error)
 	// Decode reads one whole message.
 	Decode func(src []byte) (any, error)
-	// Next, when set, reads one message from the front of a stream of concatenated
-	// self-delimiting messages and returns the bytes it used; streams are then written
-	// without length prefixes.
+	// Next reads one message from the front of src and returns the bytes it used: the
+	// stream reader of a SelfDelimiting serializer (required there).
 	Next func(src []byte) (any, int, error)
 	// Verify, when set, is what the round-trip check decodes with instead of Decode
 	// (baselines whose Decode does not parse).
@@ -33,6 +33,10 @@ type Serializer struct {
 	// footprint are reported.
 	Module string
 	Labels []string
+	// SelfDelimiting serializers write stream messages back to back without a length
+	// prefix and read them with the codec's Next (protocol section 6); describe labels
+	// them stream-concatenated.
+	SelfDelimiting bool
 	// Codec builds the codec for a dataset, or returns a NotApplicable error.
 	Codec func(d *model.Dataset) (*Codec, error)
 	// Static applicability for describe; nil means every built-in dataset.
@@ -43,6 +47,18 @@ type Serializer struct {
 	// Typed serializers work on the generated typed model: a user dataset reaches their
 	// Codec as its TypedView (not applicable when the model was not built for its types).
 	Typed bool
+}
+
+// StreamConcatenated labels a SelfDelimiting serializer.
+const StreamConcatenated = "stream-concatenated"
+
+// DescribedLabels are the labels describe lists: Labels, plus StreamConcatenated when
+// the serializer is SelfDelimiting.
+func (s *Serializer) DescribedLabels() []string {
+	if !s.SelfDelimiting {
+		return s.Labels
+	}
+	return append(slices.Clip(s.Labels), StreamConcatenated)
 }
 
 // NotApplicable marks a dataset the serializer cannot represent.

@@ -95,7 +95,7 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 		}
 		list = append(list, map[string]any{
 			"name": s.Name, "format": s.Format, "library": s.Library, "version": version,
-			"labels": s.Labels, "footprint_bytes": footprint, "datasets": ds,
+			"labels": s.DescribedLabels(), "footprint_bytes": footprint, "datasets": ds,
 			"user_datasets": user,
 		})
 	}

@@ -11,8 +11,9 @@ import (
 // (tools/typegen; positional, the seed's layout: S1 is 383 bytes).
 var msgpCodec = &harness.Serializer{
 	Name: "msgp", Format: "msgpack", Library: "github.com/tinylib/msgp", Module: "github.com/tinylib/msgp",
-	Labels: []string{"binary", "schema-required", "generated", "positional", "copying-decode", "enum-as-ordinal", "timestamp-native"},
-	Typed:  true,
+	Labels:         []string{"binary", "schema-required", "generated", "positional", "copying-decode", "enum-as-ordinal", "timestamp-native"},
+	Typed:          true,
+	SelfDelimiting: true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		view := d.Model.Msgp
 		if view == nil {

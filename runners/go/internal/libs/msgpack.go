@@ -15,8 +15,9 @@ import (
 // bare value, like S2's Test3: S1 is 383 bytes).
 var vmsgpack = &harness.Serializer{
 	Name: "msgpack", Format: "msgpack", Library: "github.com/vmihailenco/msgpack/v5", Module: "github.com/vmihailenco/msgpack/v5",
-	Labels: []string{"binary", "schemaless", "reflective", "positional", "copying-decode", "enum-as-ordinal", "timestamp-native"},
-	Typed:  true,
+	Labels:         []string{"binary", "schemaless", "reflective", "positional", "copying-decode", "enum-as-ordinal", "timestamp-native"},
+	Typed:          true,
+	SelfDelimiting: true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if err := noBigint("msgpack", d); err != nil {
 			return nil, err

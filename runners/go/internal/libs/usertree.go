@@ -163,8 +163,9 @@ func dynamicRow(typed *harness.Serializer, codec func(d *model.Dataset) (*harnes
 		return harness.NA("%s: the generic value tree is for user datasets; built-in datasets run through %s", name, typed.Name)
 	}
 	return &harness.Serializer{Name: name, Format: typed.Format, Library: typed.Library, Module: typed.Module,
-		Labels:     labels,
-		Applicable: func(model.Kind) error { return builtinNA() },
+		Labels:         labels,
+		SelfDelimiting: typed.SelfDelimiting,
+		Applicable:     func(model.Kind) error { return builtinNA() },
 		Codec: func(d *model.Dataset) (*harness.Codec, error) {
 			if d.Kind != model.UserKind {
 				return nil, builtinNA()
