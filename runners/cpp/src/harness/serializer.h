@@ -137,6 +137,13 @@ template <class Impl, class = void>
 struct has_self_delim : std::false_type {};
 template <class Impl>
 struct has_self_delim<Impl, std::void_t<decltype(Impl::self_delimiting)>> : std::true_type {};
+// Whether Impl's stream messages are concatenated without a length prefix: the one flag
+// that drives the stream framing (Adapter) and the `stream-concatenated` label (make_entry).
+template <class Impl>
+constexpr bool self_delimiting_v = [] {
+  if constexpr (has_self_delim<Impl>::value) return static_cast<bool>(Impl::self_delimiting);
+  return false;
+}();
 template <class Impl, class = void>
 struct has_no_encoder : std::false_type {};
 template <class Impl>
@@ -184,10 +191,7 @@ struct Adapter final : Codec<T> {
     if constexpr (has_size<Impl, T>::value) return impl.encoded_size(v);
     return 0;
   }
-  bool self_delimiting() const override {
-    if constexpr (has_self_delim<Impl>::value) return Impl::self_delimiting;
-    return false;
-  }
+  bool self_delimiting() const override { return self_delimiting_v<Impl>; }
   const char* no_encoder() const override {
     if constexpr (has_no_encoder<Impl>::value) return Impl::no_encoder;
     return nullptr;
@@ -206,6 +210,7 @@ template <class Impl>
 SerializerEntry make_entry(Meta meta) {
   SerializerEntry e;
   e.meta = std::move(meta);
+  if constexpr (self_delimiting_v<Impl>) e.meta.labels.emplace_back("stream-concatenated");
   e.make = [](DatasetId id) -> std::unique_ptr<CodecBase> {
     return dispatch_dataset(id, [](auto d) -> std::unique_ptr<CodecBase> {
       using T = dataset_t<decltype(d)::value>;
