@@ -103,15 +103,10 @@ final class AvroContainer {
       return n.doubleValue();
     }
     if ("$float".equals(special(n))) {
-      switch (n.get("$float").asText()) {
-        case "NaN":
-          return Double.NaN;
-        case "Infinity":
-          return Double.POSITIVE_INFINITY;
-        case "-Infinity":
-          return Double.NEGATIVE_INFINITY;
-        default:
-          return null;
+      try {
+        return FromCanonical.nonFinite(n.get("$float"));
+      } catch (NotApplicableException e) {
+        return null;
       }
     }
     return null;

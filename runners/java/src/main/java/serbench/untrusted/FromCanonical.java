@@ -45,7 +45,7 @@ final class FromCanonical {
     return out;
   }
 
-  private static double nonFinite(JsonNode n) throws NotApplicableException {
+  static double nonFinite(JsonNode n) throws NotApplicableException {
     switch (n.asText()) {
       case "NaN":
         return Double.NaN;
