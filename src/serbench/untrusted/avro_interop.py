@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import base64
 import json
-import shlex
 import time
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from serbench.untrusted import classify
+from serbench.untrusted import classify, reproducers
 from serbench.untrusted.driver import Driver, Outcome, Unavailable
 from serbench.untrusted.process import Fault
 from serbench.untrusted.run import Progress, Recorder, TargetResult, new_result
@@ -191,7 +190,5 @@ def _read(
 def _failure(target: Target, key: str, cls: str, detail: str) -> dict[str, str]:
     name = key.split(":", 1)[1]
     case = f"{SUITE} {name}" if " (write)" not in key else f"{SUITE} {target.key} {name}"
-    replay = shlex.join(
-        ["serbench", "conformance", "-r", target.runner, "-s", target.serializer, "--case", case]
-    )
+    replay = reproducers.replay_conformance(target.runner, target.serializer, case)
     return {"case": key, "class": cls, "detail": detail[:300], "replay": replay}
