@@ -117,6 +117,8 @@ pub trait CellOps {
     fn decode_once(&mut self, bytes: &[u8]) -> Res<()>;
     /// Decodes `bytes` and compares them with the dataset (transport, outside timing).
     fn check_bytes(&mut self, bytes: &[u8]) -> Result<String, String>;
+    /// Whether stream messages go back to back without a length prefix (the codec's flag).
+    fn self_delimiting(&self) -> bool;
 }
 
 #[derive(serde::Deserialize)]
@@ -450,6 +452,9 @@ where
     T: Item,
     C: Codec<T>,
 {
+    fn self_delimiting(&self) -> bool {
+        self.codec.self_delimiting()
+    }
     fn prepare(&mut self, src: &Source) -> Result<Prepared, PrepareError> {
         self.codec
             .source(src)

@@ -2,7 +2,7 @@
 
 use crate::build_info::crate_version;
 use crate::cell::CellOps;
-use crate::model::Ds;
+use crate::model::{BUILTIN, Ds};
 use crate::serializers::*;
 use crate::types::Res;
 
@@ -35,7 +35,29 @@ pub fn user_only(_: Ds) -> Res<Box<dyn CellOps>> {
     Err("user datasets only: the built-in datasets run on the typed row of the same library".into())
 }
 
+/// The label of a row whose stream messages are concatenated without a length prefix
+/// (protocol section 6).
+pub const STREAM_CONCATENATED: &str = "stream-concatenated";
+
 impl Entry {
+    /// The labels `describe` lists: the declared ones, plus `stream-concatenated` when the
+    /// row's codec is self-delimiting (the same flag its stream framing follows).
+    pub fn labels(&self) -> Vec<&'static str> {
+        let mut labels = self.labels.to_vec();
+        if self.self_delimiting() {
+            labels.push(STREAM_CONCATENATED);
+        }
+        labels
+    }
+
+    /// Asks the row's cells (built-in datasets, else the generic user row): making one
+    /// loads nothing.
+    fn self_delimiting(&self) -> bool {
+        let builtin = BUILTIN.iter().filter_map(|(_, ds)| (self.make)(*ds).ok());
+        let user = self.user.ok().map(|make| make());
+        builtin.chain(user).any(|cell| cell.self_delimiting())
+    }
+
     pub fn version(&self) -> &'static str {
         match crate_version(self.library) {
             "unknown" => env!("CARGO_PKG_VERSION"),

@@ -32,7 +32,7 @@ pub fn describe() -> Value {
                 "format": e.format,
                 "library": e.library,
                 "version": e.version(),
-                "labels": e.labels,
+                "labels": e.labels(),
                 "footprint_bytes": crate::footprint::footprint_bytes(e.library),
                 "datasets": datasets,
                 "user_datasets": match e.user {
