@@ -80,11 +80,14 @@ function moduleText(ds) {
       "../../typed/glue.js",
       [
         ...used(["entries", "fromLong", "has", "mapValues", "messageTypes", "nullable"]),
-        ...used(["toLong", "vector"]),
+        ...used(["toLong", "vector", "sum", "utf8Bytes", "byteCount", "touchNullable"]),
         ...used(["FbLayout", "PbGlue", "PbType"]).map((n) => `type ${n}`),
       ],
     ],
-    ["flatbuffers", used(["Builder", "ByteBuffer"]).map((n) => `type ${n}`)],
+    [
+      "flatbuffers",
+      [...used(["Builder", "ByteBuffer"]).map((n) => `type ${n}`), ...used(["Encoding"])],
+    ],
   ]
     .filter(([, names]) => names.length)
     .map(([from, names]) => `import { ${names.join(", ")} } from "${from}";`);

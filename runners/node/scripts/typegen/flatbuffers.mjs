@@ -29,6 +29,9 @@ export function parseFbs(text, tsDir) {
   return { ns, tables, classes };
 }
 
+// The accessor argument that reads a string as its UTF-8 bytes in the buffer (no copy).
+const UTF8 = "Encoding.UTF8_BYTES";
+
 // flatc's TypeScript names: fooBar() reads field foo_bar, addFooBar() writes it.
 const lowerCamel = (f) => {
   const c = f.replace(/_+([a-zA-Z0-9])/g, (_, x) => x.toUpperCase());
@@ -57,6 +60,7 @@ export function flatbuffersGlue(ds, fbs, rootWrap) {
   const fresh = () => `v${n++}`;
   const writers = {};
   const readers = {};
+  const touchers = {};
   const scalar = (s, e) => {
     if (s.kind === "enum") return e;
     switch (s.name) {
@@ -157,6 +161,59 @@ export function flatbuffersGlue(ds, fbs, rootWrap) {
       }
     }
   };
+  // Reads every field in place, building nothing: a number summing what it read (strings
+  // as their UTF-8 bytes in the buffer, 64-bit integers by their truth), so that the access
+  // row reads what the rust, go and cpp access rows read. `get(enc)` is the accessor call,
+  // `enc` an extra argument (the string encoding) or "".
+  const touch = (s, get, table, field) => {
+    switch (s.kind) {
+      case "optional": {
+        if (s.of.kind === "list" || s.of.kind === "map")
+          return `(${present(table, field)} ? ${touch(s.of, get, table, field)} : 0)`;
+        const x = fresh();
+        const enc = s.of.kind === "prim" && s.of.name === "string" ? UTF8 : "";
+        return `touchNullable(${get(enc)}, (${x}: any) => ${touch(s.of, () => x, table, field)})`;
+      }
+      case "enum":
+        return get("");
+      case "prim":
+        switch (s.name) {
+          case "int64":
+          case "uint64":
+          case "timestamp_ms":
+          case "bool":
+            return `(${get("")} ? 1 : 0)`;
+          case "string":
+            return `utf8Bytes(${get(UTF8)})`;
+          case "bytes":
+            return `byteCount(${get("")})`;
+          case "null":
+            return "0";
+          default:
+            return get("");
+        }
+      case "record":
+        table_(s.name);
+        return `ft_${ident(s.name)}(${get("").endsWith("!") ? get("") : `${get("")}!`})`;
+      case "list": {
+        const i = fresh();
+        const m = get_(table, field);
+        const at = (enc) => `t.${m}(${[i, enc].filter(Boolean).join(", ")})!`;
+        return `sum(t.${m}Length(), (${i}) => ${touch(s.of, at, table, field)})`;
+      }
+      case "map": {
+        const i = fresh();
+        const e = fresh();
+        const m = get_(table, field);
+        const entry = tables[table].find(([f]) => f === field)[1].slice(1, -1);
+        const value = touch(s.of, (enc) => `${e}.value(${enc})`, entry, "value");
+        return (
+          `sum(t.${m}Length(), (${i}) => { const ${e} = t.${m}(${i})!; ` +
+          `return utf8Bytes(${e}.key(${UTF8})) + ${value}; })`
+        );
+      }
+    }
+  };
   const table_ = (name) => {
     if (name in writers) return;
     if (!tables[name]) throw new Error(`flatbuffers: no table ${name}`);
@@ -201,15 +258,26 @@ export function flatbuffersGlue(ds, fbs, rootWrap) {
         return `    ${key(f)}: ${read(s, () => get, name, id)},`;
       })
       .join("\n");
+    touchers[name] = fields
+      .map(([, id, s]) => {
+        const m = get_(name, id);
+        const get =
+          s.kind === "prim" && s.name === "bytes"
+            ? () => `t.${m}Array()`
+            : (enc) => `t.${m}(${enc})`;
+        return `    ${touch(s, get, name, id)}`;
+      })
+      .join(" +\n");
   };
   const top = parse(ds.message, ds.types);
-  let write, readRoot, root;
+  let write, readRoot, touchRoot, root;
   try {
     if (top.kind === "record" && !rootWrap) {
       table_(top.name);
       root = top.name;
       write = `fw_${ident(top.name)}(b, m)`;
       readRoot = `fr_${ident(top.name)}(t)`;
+      touchRoot = `ft_${ident(top.name)}(t)`;
     } else {
       const [wrapper, f] = rootWrap ?? ["Root", "value"];
       root = wrapper;
@@ -219,6 +287,7 @@ export function flatbuffersGlue(ds, fbs, rootWrap) {
         `{ const o = ${o}; F.${wrapper}.start${wrapper}(b); F.${wrapper}.add${upperCamel(f)}(b, o);` +
         ` return F.${wrapper}.end${wrapper}(b); }`;
       readRoot = read(top, () => `t.${get_(wrapper, f)}()`, wrapper, f);
+      touchRoot = touch(top, (enc) => `t.${get_(wrapper, f)}(${enc})`, wrapper, f);
     }
   } catch (e) {
     return `export const flatbuffers = ${JSON.stringify(e.message)};\n`;
@@ -226,7 +295,8 @@ export function flatbuffersGlue(ds, fbs, rootWrap) {
   const fns = Object.keys(writers).map(
     (r) =>
       `function fw_${ident(r)}(b: Builder, v: ${tsName(r)}): number {\n${writers[r]}\n}\n` +
-      `function fr_${ident(r)}(t: F.${r}): ${tsName(r)} {\n  return {\n${readers[r]}\n  };\n}`,
+      `function fr_${ident(r)}(t: F.${r}): ${tsName(r)} {\n  return {\n${readers[r]}\n  };\n}\n` +
+      `function ft_${ident(r)}(t: F.${r}): number {\n  return (\n${touchers[r] || "    0"}\n  );\n}`,
   );
   const writeBody = write.startsWith("{") ? write.slice(1, -1) : `return ${write};`;
   return (
@@ -234,6 +304,7 @@ export function flatbuffersGlue(ds, fbs, rootWrap) {
     `\nexport const flatbuffers: FbLayout = {\n` +
     `  write(b: Builder, m: Message): number {\n    ${writeBody}\n  },\n` +
     `  root: (bb: ByteBuffer) => F.${root}.getRootAs${root}(bb),\n` +
-    `  read(t: F.${root}): Message {\n    return ${readRoot};\n  },\n};\n`
+    `  read(t: F.${root}): Message {\n    return ${readRoot};\n  },\n` +
+    `  touch(t: F.${root}): number {\n    return ${touchRoot};\n  },\n};\n`
   );
 }

@@ -29,6 +29,8 @@ export interface FbLayout {
   root(bb: ByteBuffer): any;
   /** Root accessor -> the native model. */
   read(root: any): unknown;
+  /** Reads every field in place through the accessors, building nothing: a checksum. */
+  touch(root: any): number;
 }
 
 export interface TypedModel {
@@ -105,3 +107,21 @@ export function entries<E extends { key(): string | null }, T>(
 
 /** null stays null; anything else is converted. */
 export const nullable = <T, U>(v: T | null, f: (v: T) => U): U | null => (v === null ? null : f(v));
+
+/** The sum of f(i) over the n elements of a FlatBuffers vector. */
+export function sum(n: number, f: (i: number) => number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += f(i);
+  return s;
+}
+
+/** A string read as its UTF-8 bytes in the buffer: its length and first byte. */
+export const utf8Bytes = (u: string | Uint8Array | null): number =>
+  u === null ? 0 : typeof u === "string" ? u.length : u.length + (u[0] ?? 0);
+
+/** A byte vector's length, read in place. */
+export const byteCount = (u: Uint8Array | null): number => (u === null ? 0 : u.length);
+
+/** An optional field read in place: 0 when absent, else 1 + what reading it gave. */
+export const touchNullable = <T>(v: T | null, f: (v: T) => number): number =>
+  v === null ? 0 : 1 + f(v);
