@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,23 @@ def cells(db: Path, tiebreaks: bool = True) -> dict[tuple[str, ...], dict[str, A
         out[key] = {"status": r["status"], "timing": json.loads(r["timing"] or "null")}
     store.close()
     return out
+
+
+def spans(db: Path) -> str:
+    """Each runner process's seconds from its first stored result to its last (a block in
+    instruction mode), in the order they started: where a cluster's wall time goes."""
+    store = Store(db)
+    run = store.run()
+    assert run is not None
+    stamps: dict[str, list[datetime]] = {}
+    for r in store.results(run["id"]):
+        if r["status"] != "not_applicable":
+            stamps.setdefault(f"{r['runner']} p{r['process']}", []).append(
+                datetime.fromisoformat(r["created_at"])
+            )
+    store.close()
+    ordered = sorted(stamps.items(), key=lambda kv: min(kv[1]))
+    return ", ".join(f"{k} {(max(v) - min(v)).total_seconds():.0f} s" for k, v in ordered)
 
 
 def counts(timing: object) -> object:
@@ -174,6 +192,8 @@ def instruction_pair(work: Path, select: list[str]) -> None:
         "instructions: "
         + compare_counts(cells(work / "plain-i.sqlite"), cells(work / "cluster-i.sqlite"))
     )
+    print(f"instructions, one process: {spans(work / 'plain-i.sqlite')}")
+    print(f"instructions, two nodes: {spans(work / 'cluster-i.sqlite')}")
 
 
 def time_pair(work: Path, select: list[str]) -> None:
