@@ -33,7 +33,7 @@ from serbench.runners import RunnerSpec, discover
 from serbench.schedule import Cell
 from serbench.session import RunnerSession, SessionFault
 from serbench.store import CellKey
-from serbench.timing import VALGRIND_SLOWDOWN, VGDB_TIMEOUT_S, VGDB_WAIT_S
+from serbench.timing import VALGRIND_SLOWDOWN, VGDB_MAX_INVOKE_MS, VGDB_TIMEOUT_S, VGDB_WAIT_S
 
 UNIT = "instructions"
 MEASURES = ("time", UNIT)
@@ -127,7 +127,14 @@ class CallgrindSession:
         """A callgrind monitor command, sent through vgdb (it waits for callgrind's answer)."""
         try:
             done = subprocess.run(
-                ["vgdb", self.prefix, f"--wait={VGDB_WAIT_S}", f"--pid={self.pid}", *command],
+                [
+                    "vgdb",
+                    self.prefix,
+                    f"--wait={VGDB_WAIT_S}",
+                    f"--max-invoke-ms={VGDB_MAX_INVOKE_MS}",
+                    f"--pid={self.pid}",
+                    *command,
+                ],
                 capture_output=True,
                 text=True,
                 timeout=VGDB_TIMEOUT_S,

@@ -197,6 +197,10 @@ SAMPLE_COST_SAMPLES: Final = 50
 VALGRIND_SLOWDOWN: Final = 5  # a command may take this many cell timeouts under callgrind
 VGDB_WAIT_S: Final = 30  # vgdb waits this long for callgrind to answer a monitor command
 VGDB_TIMEOUT_S: Final = 60.0  # ... and is killed past this
+# vgdb forces callgrind's gdbserver in (ptrace) after this many ms when every thread of the
+# runner sits in a system call, as it does between commands (reading the next one): vgdb's
+# default of 100 ms made a monitor command 0.24-0.27 s, 1 ms makes it 0.11 s
+VGDB_MAX_INVOKE_MS: Final = 1
 
 # --- the environment record (environment) -------------------------------------------------
 GIT_TIMEOUT_S: Final = 10.0  # a git query for the commit and the dirty flag
