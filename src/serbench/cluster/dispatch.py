@@ -75,7 +75,10 @@ def accept(want: dict[str, Any], specs: dict[str, Any], summary: Summary, say: S
     """The offered nodes not yet judged, asked who they are; those that match ``want``
     join the run, the others are refused with each difference named."""
     new = {i: a for i, a in _offered().items() if i not in summary.nodes | summary.refused}
-    asked = {i: _remote(node.identify, i).remote(specs) for i in new}
+    # only the planned runners: describing the others (a JVM's start, a CLR's) costs the
+    # node seconds before its first block and decides nothing
+    planned = {name: spec for name, spec in specs.items() if name in want["runners"]}
+    asked = {i: _remote(node.identify, i).remote(planned) for i in new}
     accepted = set()
     for node_id, ref in asked.items():
         try:
