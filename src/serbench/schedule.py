@@ -107,7 +107,7 @@ class Cell:
         return CellKey(self.runner, self.serializer, self.dataset, op, self.process)
 
 
-@dataclass
+@dataclass(eq=False)  # one object per operation and process: membership is identity
 class OpState:
     """Where one operation of one cell is: calibrate -> warmup -> measure -> done."""
 
