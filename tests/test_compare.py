@@ -144,6 +144,22 @@ def test_the_prior_is_fitted_from_the_cells_variances() -> None:
     assert compare.fit_prior([0.01] * 3, [2] * 3) is None
 
 
+def test_a_t_value_made_normal_keeps_its_p_to_the_far_tail() -> None:
+    """_z turns a t value into the normal deviate of the same one-sided p: equal to t when
+    df is infinite, larger than t for finite df, and infinite (not an error) once p
+    underflows to 0."""
+
+    def cell(ratio: float, sigma: float, df: float) -> compare.CellComparison:
+        return compare.CellComparison(
+            "d", "r/s", "encode", None, None, "", ratio=ratio, sigma=sigma, df=df
+        )
+
+    assert compare._z(cell(np.exp(2.0), 1.0, float("inf"))) == pytest.approx(2.0)
+    # t = 2.0 with 5 df: one-sided p 0.0510, the normal deviate of that p is 1.635
+    assert compare._z(cell(np.exp(2.0), 1.0, 5.0)) == pytest.approx(1.635, abs=1e-3)
+    assert compare._z(cell(np.exp(40.0), 1.0, 1e4)) == float("inf")
+
+
 def test_the_gate_decides_once_over_all_cells() -> None:
     """A cell 'slower' at 95% on its own is no regression when its q-value (adjusted for
     all tested cells) is above ALPHA."""

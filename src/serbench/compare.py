@@ -241,7 +241,7 @@ def _pair(
 def _z(x: CellComparison, inflation: float = 1.0) -> float:
     """|log ratio| over its SD as a normal deviate of the same p (a t value made normal)."""
     t = abs(math.log(x.ratio)) / (x.sigma * inflation)  # type: ignore[arg-type]
-    return t if math.isinf(x.df) else -NormalDist().inv_cdf(float(special.stdtr(x.df, -t)))
+    return t if math.isinf(x.df) else -float(special.ndtri(special.stdtr(x.df, -t)))  # inf at p=0
 
 
 def _inflation(tested: list[CellComparison]) -> float:

@@ -208,9 +208,9 @@ def agreeing(per_process: list[np.ndarray]) -> int:
     called one in three of them apart, where this test calls about one in a hundred."""
     line = (1 + PROCESS_AGREEMENT) * min(float(x.min()) for x in per_process)
     edge = [int((x <= line).sum()) for x in per_process]
-    slices = sum(len(x) for x in per_process)
+    slices, fast = sum(len(x) for x in per_process), sum(edge)
     return sum(
-        bool(bdtr(k, sum(edge), len(x) / slices) >= DISAGREEMENT_P)
+        bool(bdtr(k, fast, len(x) / slices) >= DISAGREEMENT_P)
         for x, k in zip(per_process, edge, strict=True)
     )
 
