@@ -202,5 +202,19 @@ VGDB_TIMEOUT_S: Final = 60.0  # ... and is killed past this
 # default of 100 ms made a monitor command 0.24-0.27 s, 1 ms makes it 0.11 s
 VGDB_MAX_INVOKE_MS: Final = 1
 
+# --- untrusted bytes (untrusted) -----------------------------------------------------------
+# a decoder's start: a cold interpreter or VM importing every library on a loaded machine
+UNTRUSTED_START_TIMEOUT_S: Final = 120.0
+# "slow": a hostile input's decode past this multiple of the valid input's decode time ...
+UNTRUSTED_SLOW_FACTOR: Final = 50
+UNTRUSTED_SLOW_FLOOR_NS: Final = 20_000_000  # ... and past this absolute time (a loaded machine)
+
+# --- a team's cluster on Ray (cluster) -----------------------------------------------------
+CLUSTER_WAIT_S: Final = 5.0  # how often the head looks for new nodes while blocks run
+CLUSTER_START_TIMEOUT_S: Final = 90.0  # local nodes of `serbench cluster` joining the head
+CLUSTER_CONNECT_MARGIN_S: Final = 60.0  # ... plus the waiting script's own Ray import and connect
+CLUSTER_STOP_GRACE_S: Final = 10.0  # SIGTERM, then SIGKILL after this
+CLUSTER_POLL_S: Final = 0.2  # how often a stopping node's processes are looked at
+
 # --- the environment record (environment) -------------------------------------------------
 GIT_TIMEOUT_S: Final = 10.0  # a git query for the commit and the dirty flag

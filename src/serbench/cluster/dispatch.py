@@ -24,10 +24,10 @@ from serbench.cluster import ClusterError, node
 from serbench.orchestrate import Plan, Progress, RunConfig
 from serbench.schedule import Cell
 from serbench.store import CellKey, Store
+from serbench.timing import CLUSTER_WAIT_S
 
 NODE_RESOURCE = "serbench_node"
 MAX_ATTEMPTS = 3  # a block lost this many times is a fault of the block, not of a node
-WAIT_S = 5.0  # how often the head looks for new nodes while blocks run
 Say = Callable[[str], None]
 
 
@@ -171,7 +171,7 @@ def execute(
             if not free:
                 raise ClusterError(_nobody(summary, len(queue)))
             continue
-        ready, _ = ray.wait(list(running), num_returns=1, timeout=WAIT_S)
+        ready, _ = ray.wait(list(running), num_returns=1, timeout=CLUSTER_WAIT_S)
         for ref in ready:
             target, block = running.pop(ref)
             try:

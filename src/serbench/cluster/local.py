@@ -23,11 +23,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from serbench.timing import (
+    CLUSTER_CONNECT_MARGIN_S,
+    CLUSTER_POLL_S,
+    CLUSTER_START_TIMEOUT_S,
+    CLUSTER_STOP_GRACE_S,
+)
+
 LOOPBACK = "127.0.0.1"
 # Ray's own switch: false makes it keep the loopback address it is given
 LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
-START_TIMEOUT_S = 90.0
-STOP_GRACE_S = 10.0
 OBJECT_STORE_BYTES = 80 * 1024 * 1024  # blocks move only small arguments
 
 
@@ -120,11 +125,11 @@ class LocalCluster:
         if any(p.poll() is not None for p in self.procs.values()):
             raise RuntimeError(f"a ray start exited: see {self.logs}/ray-*.log")
         out = subprocess.run(
-            [sys.executable, "-c", _WAIT, self.address, str(nodes), str(START_TIMEOUT_S)],
+            [sys.executable, "-c", _WAIT, self.address, str(nodes), str(CLUSTER_START_TIMEOUT_S)],
             capture_output=True,
             text=True,
             env={**os.environ, **LOOPBACK_ENV},
-            timeout=START_TIMEOUT_S + 60,
+            timeout=CLUSTER_START_TIMEOUT_S + CLUSTER_CONNECT_MARGIN_S,
         )
         if out.returncode:
             raise TimeoutError(f"{nodes} Ray nodes not up: {out.stderr[-2000:]}")
@@ -152,9 +157,9 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
         for p in procs:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(p.pid, sig)
-        deadline = time.monotonic() + STOP_GRACE_S
+        deadline = time.monotonic() + CLUSTER_STOP_GRACE_S
         while time.monotonic() < deadline and any(p.poll() is None for p in procs):
-            time.sleep(0.2)
+            time.sleep(CLUSTER_POLL_S)
 
 
 def _ports() -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from serbench.timing import UNTRUSTED_SLOW_FACTOR, UNTRUSTED_SLOW_FLOOR_NS
 from serbench.untrusted.driver import Outcome
 from serbench.untrusted.suites import Case
 from serbench.untrusted.values import first_difference
@@ -27,8 +28,6 @@ ROBUSTNESS = (
 )
 # the robustness classes a user must see: each has a reproducer and a replay command
 FAILURES = ("crash", "hang", "excessive_allocation", "slow")
-SLOW_FACTOR = 50  # "slow": past this multiple of the valid input's decode time ...
-SLOW_FLOOR_NS = 20_000_000  # ... and past this absolute time (noise on a loaded machine)
 
 
 def conformance(case: Case, outcome: Outcome) -> tuple[str, str]:
@@ -70,7 +69,7 @@ def robustness(outcome: Outcome, reference: Any, reference_ns: int | None) -> st
     if (
         reference_ns
         and outcome.ns is not None
-        and outcome.ns > max(SLOW_FACTOR * reference_ns, SLOW_FLOOR_NS)
+        and outcome.ns > max(UNTRUSTED_SLOW_FACTOR * reference_ns, UNTRUSTED_SLOW_FLOOR_NS)
     ):
         return "slow"
     if outcome.kind == "rejected":

@@ -24,10 +24,10 @@ from typing import IO, Any
 
 from serbench.runners import RunnerSpec
 from serbench.session import line_queue
+from serbench.timing import UNTRUSTED_START_TIMEOUT_S
 
 Reply = dict[str, Any]
 MiB = 1 << 20
-START_TIMEOUT_S = 120.0  # a cold interpreter importing every library on a loaded machine
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ class RunnerProcess:
         )
         self._lines = line_queue(self.proc)
         # a cheap command proves the runner is up before any input's deadline starts
-        self.call({"cmd": "release", "cell": "start"}, START_TIMEOUT_S)
+        self.call({"cmd": "release", "cell": "start"}, UNTRUSTED_START_TIMEOUT_S)
 
     def stderr_tail(self, lines: int = 3) -> str:
         """The first and last lines: Go and Rust put the reason first, Python last."""
