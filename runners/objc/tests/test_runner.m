@@ -38,7 +38,7 @@ static SBType *typeOf(NSString *family, NSString *dataset) {
 }
 @end
 
-// Why there is no secure-coding row (README, Limits): GNUstep's unarchiver, with
+// Why there is no secure-coding row (NOTES.md, Limits): GNUstep's unarchiver, with
 // requiresSecureCoding set and an allow-list of NSString only, still instantiates the
 // archived class. When this fails, GNUstep enforces secure coding: add the row.
 static void secureCodingIsNotEnforced(void) {
