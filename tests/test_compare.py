@@ -146,8 +146,8 @@ def test_the_prior_is_fitted_from_the_cells_variances() -> None:
 
 def test_a_t_value_made_normal_keeps_its_p_to_the_far_tail() -> None:
     """_z turns a t value into the normal deviate of the same one-sided p: equal to t when
-    df is infinite, larger than t for finite df, and infinite (not an error) once p
-    underflows to 0."""
+    df is infinite, smaller than t for finite df (a heavier tail, a larger p), and infinite
+    (not an error) once p underflows to 0."""
 
     def cell(ratio: float, sigma: float, df: float) -> compare.CellComparison:
         return compare.CellComparison(
