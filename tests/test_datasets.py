@@ -16,6 +16,7 @@ CANONICAL_SHA256 = {
     ("pb-vs-msgpack-test1", "full"): "d844823287665099",
     ("one-mb-dict", "full"): "f7c3b4ac4cb0b0d3",
     ("click-maps", "full"): "2cfc1ebeaec503fa",
+    ("mesh", "quick"): "5d7f3746ee774a09",
 }
 
 
@@ -62,6 +63,15 @@ def test_s4_is_long_tailed() -> None:
     sizes = sorted(len(d["clicks"]) for d in docs)
     assert count == len(docs) == 2000
     assert sizes[0] >= 1 and sizes[len(sizes) // 2] < 20 and sizes[-1] >= 200
+
+
+def test_s6_is_a_mesh_of_float32_vectors() -> None:
+    (mesh,), count = datasets.get("mesh").generate("quick")
+    assert count == 1 and len(mesh["triangles"]) == 1_000
+    assert list(mesh["triangles"][0]) == ["v0", "v1", "v2", "normal"]
+    values = [c for t in mesh["triangles"] for v in t.values() for c in v.values()]
+    # exact float32 values in [0, 1): the canonical text reads back the same everywhere
+    assert all(0 <= c < 1 and (c * 2**24).is_integer() for c in values)
 
 
 def test_canonical_file_round_trips(state) -> None:

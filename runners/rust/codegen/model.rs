@@ -3,7 +3,7 @@
 //! `SERBENCH_USER_DATASETS_DIR`), written to `OUT_DIR/model.rs` and included by
 //! `src/model.rs`. Per record and enum: the derives every typed library needs, the deep
 //! comparison, the borrowed mirror, the hand-written format, the rkyv in-place reader,
-//! the Avro value conversion (built-in datasets) and the conversion from the canonical
+//! the Avro value conversion (built-in datasets with hand-written schema code) and the conversion from the canonical
 //! JSON where serde alone cannot read it. Per dataset: a `Ds` variant, the types file's
 //! sha256 and the arms of `every_dataset!`, which says per library class whether the
 //! dataset's types can be carried.
@@ -21,6 +21,17 @@ mod sha256;
 /// Messages whose rmp-serde seed layout is written by hand in `rmp_serde_rs` (S2's Test3
 /// is a bare string there, so Test4 is `[t1, t2, "..."]`).
 const SEED_LAYOUT_BY_HAND: [&str; 2] = ["pb-vs-msgpack-test3", "pb-vs-msgpack-test4"];
+
+/// Built-in families whose schema-library code (prost, capnp, flatbuffers, flexbuffers,
+/// apache-avro message glue in `src/serializers`) is written by hand. Any other family
+/// gets those rows as not applicable, so a new built-in needs no Rust source.
+const SCHEMA_GLUE_BY_HAND: [&str; 5] = [
+    "android-users",
+    "click-maps",
+    "log-records",
+    "one-mb-dict",
+    "pb-vs-msgpack",
+];
 
 /// A type expression of types.json.
 #[derive(Clone, Debug)]
@@ -52,6 +63,8 @@ enum Def {
 struct Family {
     module: String,
     builtin: bool,
+    /// A built-in family with hand-written schema-library code (SCHEMA_GLUE_BY_HAND).
+    glued: bool,
     types_file: PathBuf,
     sha256: String,
     defs: BTreeMap<String, Def>,
@@ -216,6 +229,7 @@ fn load_family(
     Ok(Family {
         module,
         builtin,
+        glued: builtin && SCHEMA_GLUE_BY_HAND.contains(&dataset_name),
         types_file: types_file.to_path_buf(),
         sha256: sha256::sha256_hex(&text),
         defs,
@@ -445,7 +459,7 @@ impl Family {
             }
             out.push_str("\n    }\n}\n");
         }
-        if self.builtin {
+        if self.glued {
             write!(
                 out,
                 "impl crate::serializers::apache_avro_rs::Avro for {id} {{\n    fn to_avro(&self) -> ::apache_avro::types::Value {{\n        crate::serializers::apache_avro_rs::record(vec!["
@@ -560,7 +574,7 @@ impl Family {
             }
             out.push_str(" }\n    }\n}\n");
         }
-        if self.builtin {
+        if self.glued {
             writeln!(
                 out,
                 "impl crate::serializers::apache_avro_rs::Avro for {id} {{\n    fn to_avro(&self) -> ::apache_avro::types::Value {{\n        ::apache_avro::types::Value::Enum(*self as u32, self.symbol().into())\n    }}\n    fn from_avro(v: ::apache_avro::types::Value) -> crate::types::Res<Self> {{\n        match v {{\n            ::apache_avro::types::Value::Enum(i, _) => Self::from_ordinal(i as i64),\n            v => Err(format!(\"avro: expected enum {name}, got {{v:?}}\")),\n        }}\n    }}\n}}"
@@ -670,7 +684,7 @@ fn emit_datasets(families: &[Family], out: &mut String) {
 
     // every_dataset!(class, format, make): a cell of `make` on the dataset, or why the
     // class of library cannot carry its types.
-    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) or `builtin` (libraries whose typed code covers the\n/// built-in datasets only).\nmacro_rules! every_dataset {\n");
+    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) or `builtin` (libraries whose typed code covers the\n/// built-in datasets with hand-written schema code only).\nmacro_rules! every_dataset {\n");
     for class in ["serde", "fixed", "borsh", "builtin"] {
         writeln!(
             out,
@@ -680,6 +694,8 @@ fn emit_datasets(families: &[Family], out: &mut String) {
         for d in &all {
             let why = if class == "builtin" && !d.fam.builtin {
                 Some("its typed code covers the built-in datasets only")
+            } else if class == "builtin" && !d.fam.glued {
+                Some("its typed code is written by hand per built-in dataset, and none exists for this one")
             } else if d.fam.has_bigint() {
                 Some("`bigint` values (beyond 64 bits) have no Rust type the format carries")
             } else if class != "serde" && d.fam.has_any() {

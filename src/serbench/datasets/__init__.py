@@ -1,4 +1,4 @@
-"""Built-in datasets: the five reference scenarios, generated deterministically.
+"""Built-in datasets: the reference scenarios, generated deterministically.
 
 Each dataset is a sequence of ``count`` messages, message ``i`` being
 ``items[i % len(items)]``. ``framing="single"`` datasets have one message encoded on
@@ -18,7 +18,14 @@ __all__ = ["DATASETS", "FORMAT_VERSION", "SCALES", "Dataset", "DatasetSpec", "Fr
 
 
 def _registry() -> dict[str, DatasetSpec]:
-    from serbench.datasets import android_users, click_maps, log_records, one_mb_dict, pb_vs_msgpack
+    from serbench.datasets import (
+        android_users,
+        click_maps,
+        log_records,
+        mesh,
+        one_mb_dict,
+        pb_vs_msgpack,
+    )
 
     specs = [
         android_users.SPEC,
@@ -26,6 +33,7 @@ def _registry() -> dict[str, DatasetSpec]:
         one_mb_dict.SPEC,
         click_maps.SPEC,
         log_records.SPEC,
+        mesh.SPEC,
     ]
     return {s.name: s for s in specs}
 

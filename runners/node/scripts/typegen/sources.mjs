@@ -24,6 +24,7 @@ export function builtinSources(datasetsDir, schemasDir) {
         id: ident(name.replace(/-/g, "_")),
         name,
         kind: "builtin",
+        family: dir,
         types: raw.types ?? {},
         message,
         fingerprint: sha(text),

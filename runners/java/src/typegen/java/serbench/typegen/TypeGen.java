@@ -121,6 +121,10 @@ public final class TypeGen {
     StringBuilder b = new StringBuilder();
     b.append("package serbench.model;\n\n/** The built-in datasets' generated models. */\n");
     b.append("public final class BuiltinModels {\n  private BuiltinModels() {}\n\n");
+    b.append("  /** Every built-in dataset id, sorted: the datasets/ folders' messages. */\n");
+    b.append("  public static final java.util.List<java.lang.String> IDS =\n");
+    List<String> ids = builtinCases.keySet().stream().map(id -> "\"" + esc(id) + "\"").toList();
+    b.append("      java.util.List.of(" + String.join(", ", ids) + ");\n\n");
     b.append("  /** The model of a built-in dataset id, or null. */\n");
     b.append("  public static serbench.harness.TypedModel forDataset(java.lang.String id) {\n");
     b.append("    switch (id) {\n");
