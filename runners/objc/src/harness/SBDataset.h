@@ -14,6 +14,8 @@
 }
 // The built-in dataset names (every family's types.json under the datasets folder).
 + (NSArray *)builtinNames;
+// The types.json of a built-in dataset's family, or nil.
++ (NSString *)builtinTypesPath:(NSString *)name;
 // Loads the `data` (or, with check YES, `check_data`) file of a protocol dataset object.
 // On failure returns nil with *code ("unknown_dataset", "bad_data", "not_applicable") and *message.
 + (SBDataset *)load:(NSDictionary *)descriptor

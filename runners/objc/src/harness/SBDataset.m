@@ -41,6 +41,10 @@ static NSDictionary *builtinTypes(void) {
   return [[builtinTypes() allKeys] sortedArrayUsingSelector:@selector(compare:)];
 }
 
++ (NSString *)builtinTypesPath:(NSString *)name {
+  return [builtinTypes() objectForKey:name];
+}
+
 + (SBDataset *)load:(NSDictionary *)d
               check:(BOOL)check
                code:(NSString **)code

@@ -1,6 +1,8 @@
 #import "SBType.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 BOOL SBIsBool(NSNumber *n) {
@@ -251,6 +253,19 @@ id SBNative(id json, SBType *t, NSString *path, NSString **error) {
   return nil;
 }
 
+// GNUstep's -description prints a float with 7 significant digits, which can hide the very
+// difference a check reports: this prints the shortest text that reads back as the value.
+static NSString *shortestReal(NSNumber *n) {
+  BOOL single = [n objCType][0] == 'f';
+  double d = [n doubleValue];
+  char buf[32];
+  for (int digits = single ? 6 : 15; digits <= 17; digits++) {
+    snprintf(buf, sizeof buf, "%.*g", digits, d);
+    if (single ? strtof(buf, NULL) == (float)d : strtod(buf, NULL) == d) break;
+  }
+  return [NSString stringWithUTF8String:buf];
+}
+
 NSString *SBShow(id v) {
   if (v == nil) return @"nothing";
   if ([v isKindOfClass:[NSString class]]) {
@@ -263,6 +278,7 @@ NSString *SBShow(id v) {
   }
   if ([v isKindOfClass:[NSNumber class]]) {
     if (SBIsBool(v)) return [v boolValue] ? @"true" : @"false";
+    if (SBIsFloat(v)) return shortestReal(v);
     return [v description];
   }
   if ([v isKindOfClass:[NSNull class]]) return @"null";
