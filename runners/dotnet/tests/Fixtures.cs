@@ -80,6 +80,18 @@ namespace Serbench.Tests
             return Write("one-mb-dict.json", Envelope("one-mb-dict", "S3", "single", 1, new JArray { new JObject { { "key1", "abc" }, { "key2", "def" }, { "key3", "" } } }));
         }
 
+        /// <summary>
+        /// S6: one triangle of float32s (k / 2^24) whose shortest texts Mono's double.Parse reads
+        /// one double ulp off (0.4181819558143616 is k = 7015929), written as text to keep them.
+        /// </summary>
+        public static string Mesh()
+        {
+            const string v = "{\"x\":0.4181819558143616,\"y\":0.3338618874549866,\"z\":0.3183589577674866}";
+            string triangle = "{\"v0\":" + v + ",\"v1\":" + v + ",\"v2\":" + v + ",\"normal\":" + v + "}";
+            return Write("mesh.json", "{\"format\":\"serbench-dataset\",\"version\":1,\"name\":\"mesh\",\"scenario\":\"S6\",\"scale\":\"test\","
+                + "\"framing\":\"single\",\"count\":1,\"items\":[{\"triangles\":[" + triangle + "]}]}");
+        }
+
         public static JObject Prepare(Server server, string cell, string serializer, string dataset, string data, string checkData = null, params string[] operations)
         {
             var ds = new JObject { { "name", dataset }, { "kind", "builtin" }, { "data", data } };

@@ -15,6 +15,7 @@ namespace Serbench.Harness
         public Type RootType;
         public Func<object, object> Build; // generic item (Canon form; a JToken for user datasets) -> native
         public Func<object, object> Canonical; // a decoded message -> Canon form, for the check
+        public Func<object, object> Expect; // built-ins: an item as read -> the check's expected value (null: as read)
         public TypedMessage Typed; // the generated model; null for a user dataset's generic tree
         public UserTypes Types; // user datasets only
         public string TypeExpr; // user datasets only: the message's type
@@ -42,7 +43,7 @@ namespace Serbench.Harness
             TypedMessage m = TypedModels.Builtin(name);
             if (m == null)
                 return null;
-            return new DatasetSpec { Name = name, Typed = m, RootType = m.Root, Build = m.FromCanon, Canonical = m.ToCanon };
+            return new DatasetSpec { Name = name, Typed = m, RootType = m.Root, Build = m.FromCanon, Canonical = m.ToCanon, Expect = m.Expect };
         }
 
         /// <summary>Parses a file the way every canonical file must be read: no date guessing.</summary>
@@ -125,7 +126,7 @@ namespace Serbench.Harness
             foreach (object item in (List<object>)g["items"])
             {
                 result.Items.Add(spec.Build(item));
-                result.Generic.Add(item);
+                result.Generic.Add(ExpectedItem(spec, item));
             }
             return NonEmpty(result, path);
         }
@@ -166,7 +167,15 @@ namespace Serbench.Harness
             }
             Dictionary<string, object> g = ReadGeneric(path);
             count = (int)(long)g["count"];
-            return (List<object>)g["items"];
+            foreach (object item in (List<object>)g["items"])
+                items.Add(ExpectedItem(spec, item));
+            return items;
+        }
+
+        /// <summary>A built-in item as the check expects it: with the declared float32 widths applied (after Build).</summary>
+        static object ExpectedItem(DatasetSpec spec, object item)
+        {
+            return spec.Expect == null ? item : spec.Expect(item);
         }
 
         public static readonly DateTime Epoch = new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc);

@@ -65,6 +65,48 @@ namespace Serbench.Harness
             return record.TryGetValue(key, out v) ? v : null;
         }
 
+        /// <summary>
+        /// A float32 of the canonical file as the model holds it: the shortest text of a float32
+        /// read as a double can miss that float by one double ulp (Mono's double.Parse, for about
+        /// 0.1% of values), and the decoded float, widened, is then compared with the float.
+        /// </summary>
+        public static object F32(object c)
+        {
+            return c == null ? null : (object)(double)(float)F64(c);
+        }
+
+        /// <summary>Applies f to a record's field in place, when the field is there.</summary>
+        public static void Update(Dictionary<string, object> record, string key, Func<object, object> f)
+        {
+            object v;
+            if (record.TryGetValue(key, out v))
+                record[key] = f(v);
+        }
+
+        /// <summary>Applies f to every element of a list (Canon's form) in place.</summary>
+        public static object Each(object c, Func<object, object> element)
+        {
+            var list = c as List<object>;
+            if (list != null)
+            {
+                for (int i = 0; i < list.Count; i++)
+                    list[i] = element(list[i]);
+            }
+            return c;
+        }
+
+        /// <summary>Applies f to every value of a map (Canon's form) in place.</summary>
+        public static object EachValue(object c, Func<object, object> value)
+        {
+            var map = c as Dictionary<string, object>;
+            if (map != null)
+            {
+                foreach (string k in new List<string>(map.Keys))
+                    map[k] = value(map[k]);
+            }
+            return c;
+        }
+
         public static List<T> List<T>(object c, Func<object, T> element)
         {
             if (c == null)

@@ -14,6 +14,7 @@ namespace Serbench.Harness
         public Type Root;
         public Func<object, object> FromCanon; // Canon's form (types applied) -> the generated classes
         public Func<object, object> ToCanon; // and back, for the check
+        public Func<object, object> Expect; // a canonical item as the model holds it (float32 narrowed), in place; null: as read
         public Action<BinaryWriter, object> Write; // the handwritten row's layout; null when it has none
         public Func<BinaryReader, object> Read;
         public string HandwrittenNotApplicable;

@@ -9,9 +9,9 @@ namespace Serbench.Libraries
 {
     /// <summary>
     /// XmlSerializer with its defaults (indented UTF-8 XML). It writes public read/write
-    /// members only, so the read-only Key/Value of S5's KeyValuePair pairs are silently lost:
-    /// the seed's NG, which the check reports with the first lost path. It takes no
-    /// Dictionary anywhere in the graph (one-mb-dict, click-maps): not applicable.
+    /// members only, so the read-only Key/Value of KeyValuePair pairs (S5's) are silently
+    /// lost: the seed's NG, which the check reports with the first lost path. It takes no
+    /// Dictionary anywhere in the graph (a `map` field): not applicable.
     /// </summary>
     public sealed class XmlSerializerLib : Serializer
     {

@@ -198,6 +198,29 @@ namespace Serbench.TypeGen
             return "To_" + Method(t) + "(" + x + ")";
         }
 
+        /// <summary>
+        /// An expression applying t's float32 widths to x (Canon's form, in place), for the
+        /// check's expected value; only called where t reaches float32.
+        /// </summary>
+        string Expect(string t, string x, int d)
+        {
+            string i, e = "e" + d;
+            if ((i = Inner(t, "optional<")) != null)
+                return Expect(i, x, d); // every step below passes null through
+            if ((i = Inner(t, "list<")) != null)
+                return H + "Conv.Each(" + x + ", " + e + " => " + Expect(i, e, d + 1) + ")";
+            if ((i = Inner(t, "map<string,")) != null)
+                return H + "Conv.EachValue(" + x + ", " + e + " => " + Expect(i, e, d + 1) + ")";
+            if (t == "float32")
+                return H + "Conv.F32(" + x + ")";
+            return IsRecord(t) ? "Expect_" + Method(t) + "(" + x + ")" : x;
+        }
+
+        bool HasFloat32(string t)
+        {
+            return Reaches(t, "float32", new HashSet<string>());
+        }
+
         /// <summary>Statements writing x in the handwritten layout.</summary>
         string Write(string t, string x, string w, int d)
         {
@@ -375,6 +398,8 @@ namespace Serbench.TypeGen
                 sb.Append("                Root = typeof(").Append(cs).Append("),\n");
                 sb.Append("                FromCanon = c => ").Append(From(t, "c", 0)).Append(",\n");
                 sb.Append("                ToCanon = o => ").Append(To(t, "((" + cs + ")o)", 0)).Append(",\n");
+                if (HasFloat32(t))
+                    sb.Append("                Expect = c => ").Append(Expect(t, "c", 0)).Append(",\n");
                 if (noLayout == null)
                 {
                     sb.Append("                Write = (w, o) => { ").Append(Write(t, "((" + cs + ")o)", "w", 0)).Append(" },\n");
@@ -417,6 +442,20 @@ namespace Serbench.TypeGen
             foreach (Field f in fs)
                 sb.Append("                { ").Append(Naming.Quote(f.Key)).Append(", ").Append(To(f.Type, "v." + f.Prop, 0)).Append(" },\n");
             sb.Append("            };\n        }\n\n");
+            if (HasFloat32(record))
+            {
+                sb.Append("        static object Expect_").Append(id).Append("(object c)\n        {\n");
+                sb.Append("            var d = (").Append(G).Append("Dictionary<string, object>)c;\n");
+                sb.Append("            if (d == null)\n                return null;\n");
+                int k = 0;
+                foreach (Field f in fs.Where(f => HasFloat32(f.Type)))
+                {
+                    sb.Append("            ").Append(H).Append("Conv.Update(d, ").Append(Naming.Quote(f.Key)).Append(", f").Append(k)
+                      .Append(" => ").Append(Expect(f.Type, "f" + k, 0)).Append(");\n");
+                    k++;
+                }
+                sb.Append("            return d;\n        }\n\n");
+            }
             if (NoLayout(record, record, new HashSet<string>()) != null)
                 return;
             sb.Append("        static void Write_").Append(id).Append("(global::System.IO.BinaryWriter w, ").Append(cs).Append(" v)\n        {\n");

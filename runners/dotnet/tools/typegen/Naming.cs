@@ -28,7 +28,7 @@ namespace Serbench.TypeGen
             return Keywords.Contains(s) ? "@" + s : s;
         }
 
-        /// <summary>"android-users" -> "AndroidUsers".</summary>
+        /// <summary>"my-data-set" -> "MyDataSet".</summary>
         public static string Pascal(string name)
         {
             var sb = new StringBuilder();

@@ -1,3 +1,5 @@
+using Newtonsoft.Json.Linq;
+
 namespace Serbench.TypeGen
 {
     /// <summary>
@@ -18,13 +20,15 @@ namespace Serbench.TypeGen
         }
 
         /// <summary>
-        /// S5's pairs were KeyValuePair&lt;string, string&gt; in the seed (whose read-only
-        /// Key/Value XmlSerializer silently drops: the seed's NG row), not a class of two
-        /// properties.
+        /// The seed's pairs were KeyValuePair&lt;K, V&gt; (S5's, whose read-only Key/Value
+        /// XmlSerializer silently drops: the seed's NG row), not a class of two properties: a
+        /// built-in record of exactly the fields `key` and `value` is one. By shape, so that no
+        /// dataset is named here.
         /// </summary>
         public static bool IsKeyValuePair(Source s, string record)
         {
-            return s.Builtin && s.Name == "log-records" && record == "Pair";
+            var fields = s.Types["types"]?[record]?["record"] as JArray;
+            return s.Builtin && fields != null && fields.Count == 2 && (string)fields[0][0] == "key" && (string)fields[1][0] == "value";
         }
     }
 }
