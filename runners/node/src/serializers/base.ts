@@ -82,6 +82,3 @@ export function footprint(pkg: string | null): number | null {
     return null;
   }
 }
-
-/** Built-in datasets whose message is a list (formats whose root must be a map wrap it). */
-export const LIST_ROOTED = new Set(["android-users", "log-records"]);

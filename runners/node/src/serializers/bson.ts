@@ -4,7 +4,8 @@
 // not applicable. BSON keys are C strings: a key holding U+0000 is not applicable.
 import type * as Bson from "bson";
 import { firstKey, isDocument, mapAny } from "../convert.js";
-import { LIST_ROOTED, NotApplicable, type Codec, type Serializer } from "./base.js";
+import { messageShape } from "../model.js";
+import { NotApplicable, type Codec, type Serializer } from "./base.js";
 import { fresh } from "./fresh.js";
 
 const OPTS = { promoteBuffers: true, useBigInt64: false } as const;
@@ -44,7 +45,8 @@ export const bson: Serializer = {
         decode: (b) => BSON.deserialize(b, USER_OPTS),
         toNative: (v) => mapAny(v, small),
       };
-    const wrap = LIST_ROOTED.has(ds.name);
+    // A list-rooted message (its types.json says `list<...>`) is wrapped.
+    const wrap = messageShape(ds.types).kind === "list";
     if (!wrap)
       return { encode: (m) => BSON.serialize(m), decode: (b) => BSON.deserialize(b, OPTS) };
     return {
