@@ -39,8 +39,9 @@ type Serializer struct {
 	SelfDelimiting bool
 	// Codec builds the codec for a dataset, or returns a NotApplicable error.
 	Codec func(d *model.Dataset) (*Codec, error)
-	// Static applicability for describe; nil means every built-in dataset.
-	Applicable func(kind model.Kind) error
+	// Static applicability for describe, given a built-in's generated model; nil means
+	// every built-in dataset.
+	Applicable func(t *model.Typed) error
 	// UserNA, when set, is why the serializer takes no user dataset (protocol section 7);
 	// a serializer that takes them still decides per dataset in Codec.
 	UserNA string

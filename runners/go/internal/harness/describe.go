@@ -70,10 +70,10 @@ func Describe(runner string, sers []*Serializer) map[string]any {
 	list := []any{}
 	for _, s := range sers {
 		ds := map[string]any{}
-		for i, name := range model.Builtin {
+		for _, name := range model.Builtin() {
 			a := map[string]any{"applicable": true}
 			if s.Applicable != nil {
-				if err := s.Applicable(model.Kind(i)); err != nil {
+				if err := s.Applicable(model.TypedFor(name, false)); err != nil {
 					a = map[string]any{"applicable": false, "reason": err.Error()}
 				}
 			}

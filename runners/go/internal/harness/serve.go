@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"serbench/internal/model"
@@ -236,9 +235,8 @@ func (s *Server) prepare(c *command) {
 	}
 	ref := c.Dataset
 	if ref.Kind != "user" {
-		if _, ok := model.KindOf(ref.Name); !ok {
-			names := append([]string(nil), model.Builtin...)
-			sort.Strings(names)
+		if model.TypedFor(ref.Name, false) == nil {
+			names := model.Builtin()
 			prepared(Prepared{Status: "error", Err: &ErrorBody{"unknown_dataset",
 				fmt.Sprintf("no built-in dataset %q; valid: %s", ref.Name, strings.Join(names, ", "))}}, nil)
 			return

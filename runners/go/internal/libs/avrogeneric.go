@@ -136,10 +136,10 @@ func (p *avroParser) node(x any, ns string) (*avroType, error) {
 	return nil, fmt.Errorf("avsc: unexpected %v", x)
 }
 
-// standaloneAvsc returns the schema text of a built-in kind on its own: for the S2 union
+// standaloneAvsc returns the schema text of a built-in dataset on its own: for the S2 union
 // file, the picked record with the records it references inlined.
-func standaloneAvsc(kind model.Kind) (string, error) {
-	text, pick, err := avsc(kind)
+func standaloneAvsc(t *model.Typed) (string, error) {
+	text, pick, err := avsc(t)
 	if err != nil || pick == "" {
 		return text, err
 	}
@@ -272,6 +272,10 @@ func nativeToDatum(t *avroType, rt reflect.Type) (toDatum, error) {
 			return func(v reflect.Value) any { return v.Interface() }, nil
 		}
 		return func(v reflect.Value) any { return v.Int() }, nil
+	case "float": // the generic APIs take float32 for Avro float, float64 for double
+		return func(v reflect.Value) any { return float32(v.Float()) }, nil
+	case "double":
+		return func(v reflect.Value) any { return v.Float() }, nil
 	case "string":
 		return func(v reflect.Value) any { return v.String() }, nil
 	case "boolean":
@@ -394,6 +398,18 @@ func datumToNative(t *avroType, rt reflect.Type) (fromDatum, error) {
 			}
 			return nil
 		}, nil
+	case "float", "double":
+		return func(d any, v reflect.Value) error {
+			switch f := d.(type) {
+			case float32:
+				v.SetFloat(float64(f))
+			case float64:
+				v.SetFloat(f)
+			default:
+				return bad(d)
+			}
+			return nil
+		}, nil
 	case "string":
 		return func(d any, v reflect.Value) error {
 			s, ok := d.(string)
@@ -416,9 +432,9 @@ func datumToNative(t *avroType, rt reflect.Type) (fromDatum, error) {
 	return nil, fmt.Errorf("avro %s for Go %s not mapped", t.typ, rt)
 }
 
-// avroGenericCodec is a built-in kind's schema text and its native <-> datum converters.
+// avroGeneric is a built-in dataset's schema text and its native <-> datum converters.
 func avroGeneric(d *model.Dataset) (string, func(msg any) any, func(d any) (any, error), error) {
-	text, err := standaloneAvsc(d.Kind)
+	text, err := standaloneAvsc(d.Model)
 	if err != nil {
 		return "", nil, nil, err
 	}

@@ -8,25 +8,18 @@ import (
 	"serbench/internal/model"
 )
 
-// The dataset .avsc files, embedded at build time (gen/avsc), and the record to pick
-// from pb_vs_msgpack.avsc's union.
-var avscFiles = map[model.Kind][2]string{
-	model.AndroidUsers: {"android_users.avsc", ""},
-	model.Test1Kind:    {"pb_vs_msgpack.avsc", "Test1"},
-	model.Test2Kind:    {"pb_vs_msgpack.avsc", "Test2"},
-	model.Test3Kind:    {"pb_vs_msgpack.avsc", "Test3"},
-	model.Test4Kind:    {"pb_vs_msgpack.avsc", "Test4"},
-	model.OneMbDict:    {"one_mb_dict.avsc", ""},
-	model.ClickMaps:    {"click_maps.avsc", ""},
-	model.LogRecords:   {"log_records.avsc", ""},
-}
-
-// avsc returns the schema text of a kind and the record name to pick from a union file.
-func avsc(kind model.Kind) (string, string, error) {
-	f, ok := avscFiles[kind]
-	if !ok {
+// avsc returns a built-in dataset's schema text, embedded at build time (gen/avsc holds the
+// .avsc that serbench generated per datasets/<family>/types.json, named after the family),
+// and, when that file is a union of several datasets' records (S2), the record to pick: the
+// message's own.
+func avsc(t *model.Typed) (string, string, error) {
+	if t == nil || t.Family == "" {
 		return "", "", fmt.Errorf("no .avsc for this dataset")
 	}
-	b, err := avscfs.FS.ReadFile(f[0])
-	return strings.TrimSpace(string(b)), f[1], err
+	b, err := avscfs.FS.ReadFile(strings.ReplaceAll(t.Family, "-", "_") + ".avsc")
+	text := strings.TrimSpace(string(b))
+	if err != nil || !strings.HasPrefix(text, "[") {
+		return text, "", err
+	}
+	return text, t.Types.Message.Name, nil
 }

@@ -9,8 +9,6 @@ import (
 
 	"serbench/internal/harness"
 	"serbench/internal/model"
-	"serbench/typed/androidusers"
-	"serbench/typed/logrecords"
 )
 
 // bson: the MongoDB Go driver's v2 bson package on the typed model. A BSON root is a
@@ -21,24 +19,23 @@ var bsonCodec = &harness.Serializer{
 	Labels: []string{"binary", "schemaless", "reflective", "map-layout", "copying-decode", "enum-as-ordinal", "timestamp-native"},
 	Typed:  true,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
-		switch d.Kind {
-		case model.UserKind:
-			if err := bsonFit(d); err != nil {
-				return nil, err
+		if d.Kind != model.UserKind {
+			if d.Model.Types.Message.Kind == model.UList {
+				return bsonBoxed(d, "items"), nil
 			}
-			if err := noBigint("bson", d); err != nil {
-				return nil, err
-			}
-			if err := typedFit("bson", d, nil); err != nil {
-				return nil, err
-			}
-			if bsonWraps(d) {
-				return bsonValue(d), nil
-			}
-		case model.AndroidUsers:
-			return bsonWrapped[androidusers.SampleData](), nil
-		case model.LogRecords:
-			return bsonWrapped[logrecords.TestClass](), nil
+			return reflectiveCodec(d, bson.Marshal, bson.Unmarshal), nil
+		}
+		if err := bsonFit(d); err != nil {
+			return nil, err
+		}
+		if err := noBigint("bson", d); err != nil {
+			return nil, err
+		}
+		if err := typedFit("bson", d, nil); err != nil {
+			return nil, err
+		}
+		if bsonWraps(d) {
+			return bsonBoxed(d, "value"), nil
 		}
 		return reflectiveCodec(d, bson.Marshal, bson.Unmarshal), nil
 	},
@@ -86,29 +83,11 @@ func bsonWraps(d *model.Dataset) bool {
 	return k != model.URecord && k != model.UMap
 }
 
-type bsonItems[T any] struct {
-	Items []T `bson:"items"`
-}
-
-func bsonWrapped[T any]() *harness.Codec {
-	return &harness.Codec{
-		Encode: func(dst []byte, msg any) ([]byte, error) {
-			b, err := bson.Marshal(bsonItems[T]{*msg.(*[]T)})
-			return harness.AppendBytes(dst, b), err
-		},
-		Decode: func(src []byte) (any, error) {
-			var w bsonItems[T]
-			err := bson.Unmarshal(src, &w)
-			return &w.Items, err
-		},
-	}
-}
-
-// bsonValue wraps a typed message as {"value": message}, the wrapper struct built for the
+// bsonBoxed wraps a typed message as {key: message}, the wrapper struct built for the
 // model's message type.
-func bsonValue(d *model.Dataset) *harness.Codec {
+func bsonBoxed(d *model.Dataset, key string) *harness.Codec {
 	t := reflect.TypeOf(d.New()).Elem()
-	box := reflect.StructOf([]reflect.StructField{{Name: "Value", Type: t, Tag: `bson:"value"`}})
+	box := reflect.StructOf([]reflect.StructField{{Name: "Value", Type: t, Tag: reflect.StructTag(`bson:"` + key + `"`)}})
 	return &harness.Codec{
 		Encode: func(dst []byte, msg any) ([]byte, error) {
 			v := reflect.New(box).Elem()

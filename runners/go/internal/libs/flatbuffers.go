@@ -22,16 +22,18 @@ import (
 // no verifier: both trust their input.
 var flatbuffersFull = &harness.Serializer{
 	Name: "flatbuffers", Format: "flatbuffers", Library: "github.com/google/flatbuffers", Module: "github.com/google/flatbuffers",
-	UserNA: needsGenerated("flatbuffers", "flatc builders and readers per table"),
-	Labels: []string{"binary", "schema-required", "generated", "copying-decode", "unvalidated"},
-	Codec:  func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, false) },
+	UserNA:     needsGenerated("flatbuffers", "flatc builders and readers per table"),
+	Applicable: fbApplicable,
+	Labels:     []string{"binary", "schema-required", "generated", "copying-decode", "unvalidated"},
+	Codec:      func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, false) },
 }
 
 var flatbuffersLazy = &harness.Serializer{
 	Name: "flatbuffers-lazy", Format: "flatbuffers", Library: "github.com/google/flatbuffers", Module: "github.com/google/flatbuffers",
-	UserNA: needsGenerated("flatbuffers-lazy", "flatc readers per table"),
-	Labels: []string{"binary", "schema-required", "generated", "zero-copy-decode", "lazy-access", "unvalidated"},
-	Codec:  func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, true) },
+	UserNA:     needsGenerated("flatbuffers-lazy", "flatc readers per table"),
+	Applicable: fbApplicable,
+	Labels:     []string{"binary", "schema-required", "generated", "zero-copy-decode", "lazy-access", "unvalidated"},
+	Codec:      func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, true) },
 }
 
 type fbEncoder struct {
@@ -40,12 +42,37 @@ type fbEncoder struct {
 	sub  []flatbuffers.UOffsetT
 }
 
+// fbSeed tells the seed datasets, whose glue to flatc's Go code is hand-written below.
+func fbSeed(shape any) bool {
+	switch shape.(type) {
+	case *[]androidusers.SampleData, *pbvsmsgpack.Test1, *pbvsmsgpack.Test2, *pbvsmsgpack.Test3,
+		*pbvsmsgpack.Test4, *map[string]string, *clickmaps.ClickMap, *[]logrecords.TestClass:
+		return true
+	}
+	return false
+}
+
+// fbApplicable: a seed (hand-written glue) or a built-in whose glue typegen generated.
+func fbApplicable(t *model.Typed) error {
+	if fbSeed(t.New()) || t.FlatBuffers != nil {
+		return nil
+	}
+	return harness.NA("%s", t.FlatBuffersNA)
+}
+
 func fbCodec(d *model.Dataset, lazy bool) (*harness.Codec, error) {
 	if d.Kind == model.UserKind {
 		return nil, harness.NA("flatbuffers: generated code only; no user datasets")
 	}
+	if err := fbApplicable(d.Model); err != nil {
+		return nil, err
+	}
+	shape := d.New() // which seed's tables: the decoders switch on its type
+	if !fbSeed(shape) {
+		return fbGenerated(d.Model.FlatBuffers, lazy), nil
+	}
 	e := &fbEncoder{b: flatbuffers.NewBuilder(1024)}
-	full := func(src []byte) (any, error) { return fbDecode(d.Kind, src), nil }
+	full := func(src []byte) (any, error) { return fbDecode(shape, src), nil }
 	c := &harness.Codec{
 		Encode: func(dst []byte, msg any) ([]byte, error) {
 			e.b.Reset()
@@ -55,10 +82,29 @@ func fbCodec(d *model.Dataset, lazy bool) (*harness.Codec, error) {
 		Decode: full,
 	}
 	if lazy {
-		c.Decode = func(src []byte) (any, error) { return fbAccess(d.Kind, src), nil }
+		c.Decode = func(src []byte) (any, error) { return fbAccess(shape, src), nil }
 		c.Verify = full
 	}
 	return c, nil
+}
+
+// fbGenerated is the codec of a built-in through typegen's glue (typed/<dataset>/fb.go).
+func fbGenerated(g *model.FlatBuffers, lazy bool) *harness.Codec {
+	b := flatbuffers.NewBuilder(1024)
+	full := func(src []byte) (any, error) { return g.Decode(src), nil }
+	c := &harness.Codec{
+		Encode: func(dst []byte, msg any) ([]byte, error) {
+			b.Reset()
+			b.Finish(g.Build(b, msg))
+			return append(dst, b.FinishedBytes()...), nil
+		},
+		Decode: full,
+	}
+	if lazy {
+		c.Decode = func(src []byte) (any, error) { harness.SinkInt += g.Access(src); return nil, nil }
+		c.Verify = full
+	}
+	return c
 }
 
 func (e *fbEncoder) vector(start func(*flatbuffers.Builder, int) flatbuffers.UOffsetT, offs []flatbuffers.UOffsetT) flatbuffers.UOffsetT {
@@ -196,9 +242,9 @@ func (e *fbEncoder) encode(msg any) {
 }
 
 // fbDecode copies every field into the native types.
-func fbDecode(kind model.Kind, buf []byte) any {
-	switch kind {
-	case model.AndroidUsers:
+func fbDecode(shape any, buf []byte) any {
+	switch shape.(type) {
+	case *[]androidusers.SampleData:
 		l := au.GetRootAsSampleList(buf, 0)
 		out := make([]androidusers.SampleData, l.SampleDataLength())
 		var r au.SampleData
@@ -207,15 +253,15 @@ func fbDecode(kind model.Kind, buf []byte) any {
 			out[i] = androidusers.SampleData{ID: r.Id(), Name: string(r.Name()), Age: r.Age(), Gender: androidusers.Gender(r.Gender()), IsMegane: r.IsMegane()}
 		}
 		return &out
-	case model.Test1Kind:
+	case *pbvsmsgpack.Test1:
 		t := pv.GetRootAsTest1(buf, 0)
 		return &pbvsmsgpack.Test1{A: t.A(), B: t.B()}
-	case model.Test2Kind:
+	case *pbvsmsgpack.Test2:
 		t := pv.GetRootAsTest2(buf, 0)
 		return &pbvsmsgpack.Test2{A: t.A(), B: t.B()}
-	case model.Test3Kind:
+	case *pbvsmsgpack.Test3:
 		return &pbvsmsgpack.Test3{S: string(pv.GetRootAsTest3(buf, 0).S())}
-	case model.Test4Kind:
+	case *pbvsmsgpack.Test4:
 		t := pv.GetRootAsTest4(buf, 0)
 		var t1 pv.Test1
 		var t2 pv.Test2
@@ -224,7 +270,7 @@ func fbDecode(kind model.Kind, buf []byte) any {
 		t.T2(&t2)
 		t.T3(&t3)
 		return &pbvsmsgpack.Test4{T1: pbvsmsgpack.Test1{A: t1.A(), B: t1.B()}, T2: pbvsmsgpack.Test2{A: t2.A(), B: t2.B()}, T3: pbvsmsgpack.Test3{S: string(t3.S())}}
-	case model.OneMbDict:
+	case *map[string]string:
 		dict := od.GetRootAsDict(buf, 0)
 		n := dict.EntriesLength()
 		out := make(map[string]string, n)
@@ -234,7 +280,7 @@ func fbDecode(kind model.Kind, buf []byte) any {
 			out[string(en.Key())] = string(en.Value())
 		}
 		return &out
-	case model.ClickMaps:
+	case *clickmaps.ClickMap:
 		c := cm.GetRootAsClickMap(buf, 0)
 		var vp cm.Viewport
 		c.Viewport(&vp)
@@ -249,7 +295,7 @@ func fbDecode(kind model.Kind, buf []byte) any {
 			out.Clicks[string(en.Key())] = clickmaps.Click{X: ck.X(), Y: ck.Y(), Count: ck.Count(), LastClick: ck.LastClick(), Selector: string(ck.Selector())}
 		}
 		return out
-	case model.LogRecords:
+	case *[]logrecords.TestClass:
 		l := lr.GetRootAsTestClassList(buf, 0)
 		out := make([]logrecords.TestClass, l.ItemsLength())
 		var t lr.TestClass
@@ -271,10 +317,10 @@ func fbDecode(kind model.Kind, buf []byte) any {
 
 // fbAccess reads every field in place (strings as byte slices into buf) and returns a
 // checksum of them, so no read can be optimised away.
-func fbAccess(kind model.Kind, buf []byte) any {
+func fbAccess(shape any, buf []byte) any {
 	n := 0
-	switch kind {
-	case model.AndroidUsers:
+	switch shape.(type) {
+	case *[]androidusers.SampleData:
 		l := au.GetRootAsSampleList(buf, 0)
 		var r au.SampleData
 		for i := 0; i < l.SampleDataLength(); i++ {
@@ -284,15 +330,15 @@ func fbAccess(kind model.Kind, buf []byte) any {
 				n++
 			}
 		}
-	case model.Test1Kind:
+	case *pbvsmsgpack.Test1:
 		t := pv.GetRootAsTest1(buf, 0)
 		n = int(t.A() + t.B())
-	case model.Test2Kind:
+	case *pbvsmsgpack.Test2:
 		t := pv.GetRootAsTest2(buf, 0)
 		n = int(t.A() + t.B())
-	case model.Test3Kind:
+	case *pbvsmsgpack.Test3:
 		n = len(pv.GetRootAsTest3(buf, 0).S())
-	case model.Test4Kind:
+	case *pbvsmsgpack.Test4:
 		t := pv.GetRootAsTest4(buf, 0)
 		var t1 pv.Test1
 		var t2 pv.Test2
@@ -301,14 +347,14 @@ func fbAccess(kind model.Kind, buf []byte) any {
 		t.T2(&t2)
 		t.T3(&t3)
 		n = int(t1.A()+t1.B()) + int(t2.A()+t2.B()) + len(t3.S())
-	case model.OneMbDict:
+	case *map[string]string:
 		dict := od.GetRootAsDict(buf, 0)
 		var en od.Entry
 		for i := 0; i < dict.EntriesLength(); i++ {
 			dict.Entries(&en, i)
 			n += len(en.Key()) + len(en.Value())
 		}
-	case model.ClickMaps:
+	case *clickmaps.ClickMap:
 		c := cm.GetRootAsClickMap(buf, 0)
 		var vp cm.Viewport
 		c.Viewport(&vp)
@@ -320,7 +366,7 @@ func fbAccess(kind model.Kind, buf []byte) any {
 			en.Value(&ck)
 			n += len(en.Key()) + int(ck.X()+ck.Y()+ck.Count()) + int(ck.LastClick()) + len(ck.Selector())
 		}
-	case model.LogRecords:
+	case *[]logrecords.TestClass:
 		l := lr.GetRootAsTestClassList(buf, 0)
 		var t lr.TestClass
 		var p lr.Pair

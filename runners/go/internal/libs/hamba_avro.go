@@ -12,7 +12,6 @@ import (
 	"serbench/internal/harness"
 	"serbench/internal/model"
 	"serbench/typed/androidusers"
-	"serbench/typed/logrecords"
 	"serbench/typed/pbvsmsgpack"
 )
 
@@ -27,7 +26,7 @@ var hambaAvro = &harness.Serializer{
 		if d.Kind == model.UserKind {
 			return hambaUser(d)
 		}
-		text, pick, err := avsc(d.Kind)
+		text, pick, err := avsc(d.Model)
 		if err != nil {
 			return nil, err
 		}
@@ -44,18 +43,14 @@ var hambaAvro = &harness.Serializer{
 		}
 		to, from := func(m any) any { return m }, func(v any) any { return v }
 		newValue := func() any { return d.New() }
-		switch d.Kind {
-		case model.LogRecords:
-			to = func(m any) any { return *m.(*[]logrecords.TestClass) }
-		case model.OneMbDict:
-			to = func(m any) any { return *m.(*map[string]string) }
-		case model.AndroidUsers:
+		switch d.New().(type) { // the seeds' mirror structs; other built-ins bind their typed model
+		case *[]androidusers.SampleData:
 			to, from, newValue = avroToS1, avroFromS1, func() any { return &avroSampleList{} }
-		case model.Test1Kind:
+		case *pbvsmsgpack.Test1:
 			to = func(m any) any { t := m.(*pbvsmsgpack.Test1); return &avroTest1{int32(t.A), int32(t.B)} }
 			from = func(v any) any { t := v.(*avroTest1); return &pbvsmsgpack.Test1{A: uint32(t.A), B: uint32(t.B)} }
 			newValue = func() any { return &avroTest1{} }
-		case model.Test4Kind:
+		case *pbvsmsgpack.Test4:
 			to = func(m any) any {
 				t := m.(*pbvsmsgpack.Test4)
 				return &avroTest4{avroTest1{int32(t.T1.A), int32(t.T1.B)}, t.T2, t.T3}
@@ -65,6 +60,14 @@ var hambaAvro = &harness.Serializer{
 				return &pbvsmsgpack.Test4{T1: pbvsmsgpack.Test1{A: uint32(t.T1.A), B: uint32(t.T1.B)}, T2: t.T2, T3: t.T3}
 			}
 			newValue = func() any { return &avroTest4{} }
+		default:
+			if err := hambaFit(d); err != nil {
+				return nil, err
+			}
+			if k := d.Model.Types.Message.Kind; k == model.UList || k == model.UMap {
+				// hamba writes an Avro array or map root from the slice or map, not a pointer to it
+				to = func(m any) any { return reflect.ValueOf(m).Elem().Interface() }
+			}
 		}
 		return &harness.Codec{
 			Encode: func(dst []byte, msg any) ([]byte, error) {
@@ -88,8 +91,8 @@ func hambaUser(d *model.Dataset) (*harness.Codec, error) {
 	if why != "" {
 		return nil, naErr(why)
 	}
-	if p := model.FindType(d.Model.Types.Message, "$", func(t *model.UType) bool { return t.Kind == model.UEnum }); p != "" {
-		return nil, harness.NA("avro: %s is an enum: hamba/avro binds Avro enums to Go strings and the typed model holds ordinals; avro-dynamic carries it", p)
+	if err := hambaFit(d); err != nil {
+		return nil, err
 	}
 	text, err := os.ReadFile(s.Path)
 	if err != nil {
@@ -101,6 +104,14 @@ func hambaUser(d *model.Dataset) (*harness.Codec, error) {
 	}
 	return reflectiveCodec(d, func(v any) ([]byte, error) { return avro.Marshal(schema, v) },
 		func(b []byte, v any) error { return avro.Unmarshal(schema, b, v) }), nil
+}
+
+// hambaFit objects to types hamba cannot bind to the typed model without a mirror struct.
+func hambaFit(d *model.Dataset) error {
+	if p := model.FindType(d.Model.Types.Message, "$", func(t *model.UType) bool { return t.Kind == model.UEnum }); p != "" {
+		return harness.NA("avro: %s is an enum: hamba/avro binds Avro enums to Go strings and the typed model holds ordinals; avro-dynamic carries it", p)
+	}
+	return nil
 }
 
 var genderSymbols = []string{"Female", "Male"}

@@ -10,11 +10,16 @@ import (
 // (the round-trip check reads them with the hand-written reader).
 var memcpy = &harness.Serializer{
 	Name: "memcpy", Format: "custom-binary", Library: "serbench", Labels: []string{"baseline"},
-	UserNA: "memcpy: copies the bytes of the hand-written writer (handwritten), which exists for the built-in datasets only",
+	UserNA:     "memcpy: copies the bytes of the hand-written writer (handwritten), which exists for the seed datasets only",
+	Applicable: memcpyApplicable,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
 		if d.Kind == model.UserKind {
 			return nil, harness.NA("memcpy: its bytes come from the hand-written writer, which has no user-dataset code")
 		}
+		if err := memcpyApplicable(d.Model); err != nil {
+			return nil, err
+		}
+		shape := d.New()
 		pre := make([][]byte, len(d.Items))
 		index := make(map[any]int, len(d.Items))
 		for i, it := range d.Items {
@@ -42,7 +47,15 @@ var memcpy = &harness.Serializer{
 				scratch = append(scratch[:0], src...)
 				return nil, nil
 			},
-			Verify: func(src []byte) (any, error) { return HandDecode(d.Kind, src) },
+			Verify: func(src []byte) (any, error) { return HandDecode(shape, src) },
 		}, nil
 	},
+}
+
+// memcpyApplicable: the bytes come from the hand-written writer, which exists per seed dataset.
+func memcpyApplicable(t *model.Typed) error {
+	if handApplicable(t) != nil {
+		return harness.NA("memcpy: copies the bytes of the hand-written writer (handwritten), which is written per seed dataset; none for %s", t.Dataset)
+	}
+	return nil
 }

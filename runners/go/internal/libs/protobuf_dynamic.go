@@ -22,7 +22,7 @@ import (
 var protobufDynamic = &harness.Serializer{
 	Name: "protobuf-dynamic", Format: "protobuf", Library: "google.golang.org/protobuf", Module: "google.golang.org/protobuf",
 	Labels: []string{"binary", "schema-required", "dynamic", "copying-decode"},
-	Applicable: func(model.Kind) error {
+	Applicable: func(*model.Typed) error {
 		return harness.NA("protobuf-dynamic serves user datasets; the built-in datasets use generated code (serializer protobuf)")
 	},
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {

@@ -165,7 +165,7 @@ func dynamicRow(typed *harness.Serializer, codec func(d *model.Dataset) (*harnes
 	return &harness.Serializer{Name: name, Format: typed.Format, Library: typed.Library, Module: typed.Module,
 		Labels:         labels,
 		SelfDelimiting: typed.SelfDelimiting,
-		Applicable:     func(model.Kind) error { return builtinNA() },
+		Applicable:     func(*model.Typed) error { return builtinNA() },
 		Codec: func(d *model.Dataset) (*harness.Codec, error) {
 			if d.Kind != model.UserKind {
 				return nil, builtinNA()

@@ -45,16 +45,15 @@ func readCanonical(path string, t *UType) (*envelope, []any, error) {
 
 // Load reads a built-in dataset's canonical file into values of its generated model.
 func Load(name, path string) (*Dataset, error) {
-	kind, ok := KindOf(name)
 	t := TypedFor(name, false)
-	if !ok || t == nil {
+	if t == nil {
 		return nil, fmt.Errorf("unknown dataset %q", name)
 	}
 	env, trees, err := readCanonical(path, t.Types.Message)
 	if err != nil {
 		return nil, err
 	}
-	d := &Dataset{Name: name, Kind: kind, Stream: env.Framing == "stream", Count: env.Count, Model: t}
+	d := &Dataset{Name: name, Kind: BuiltinKind, Stream: env.Framing == "stream", Count: env.Count, Model: t}
 	for _, tree := range trees {
 		d.Items = append(d.Items, t.FromTree(tree))
 	}

@@ -3,39 +3,30 @@
 // tree), the canonical-file loader and the checks a decode is compared with.
 package model
 
-import "time"
-
-// Kind identifies a built-in dataset for the libraries whose code is compiled from the
-// dataset schemas (protobuf, flatbuffers, Avro mirror structs, hand-written writers).
-type Kind int
-
-// The built-in datasets, in Builtin's order.
-const (
-	AndroidUsers Kind = iota
-	Test1Kind
-	Test2Kind
-	Test3Kind
-	Test4Kind
-	OneMbDict
-	ClickMaps
-	LogRecords
-	UserKind // a user dataset
+import (
+	"sort"
+	"time"
 )
 
-// Builtin lists the built-in datasets in the order describe reports them.
-var Builtin = []string{
-	"android-users", "pb-vs-msgpack-test1", "pb-vs-msgpack-test2", "pb-vs-msgpack-test3",
-	"pb-vs-msgpack-test4", "one-mb-dict", "click-maps", "log-records",
-}
+// Kind tells a built-in dataset from a user dataset.
+type Kind int
 
-// KindOf maps a built-in dataset name to its kind.
-func KindOf(name string) (Kind, bool) {
-	for i, n := range Builtin {
-		if n == name {
-			return Kind(i), true
+const (
+	BuiltinKind Kind = iota // a built-in dataset: a message of datasets/*/types.json
+	UserKind                // a user dataset
+)
+
+// Builtin lists the built-in datasets, sorted: those whose model tools/typegen generated
+// from datasets/*/types.json (each registers itself), so a new built-in needs no runner code.
+func Builtin() []string {
+	var names []string
+	for k := range typedModels {
+		if !k.user {
+			names = append(names, k.name)
 		}
 	}
-	return 0, false
+	sort.Strings(names)
+	return names
 }
 
 // Dataset is a loaded canonical file.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	flatbuffers "github.com/google/flatbuffers/go"
 	"github.com/tinylib/msgp/msgp"
 	"google.golang.org/protobuf/proto"
 )
@@ -15,6 +16,7 @@ import (
 type Typed struct {
 	Dataset     string     // the dataset name
 	User        bool       // a user dataset (else built-in)
+	Family      string     // a built-in's folder under datasets/ (its schemas' file name)
 	TypesSHA256 string     // sha256 of the types file the code was generated from
 	TypesJSON   string     // that file's text
 	Types       *UserTypes // parsed by Register
@@ -34,6 +36,17 @@ type Typed struct {
 	// .proto; nil when ProtoNA says why.
 	Proto   *Proto
 	ProtoNA string
+	// FlatBuffers is a built-in's glue to the code flatc generated from its .fbs; nil when
+	// FlatBuffersNA says why (tools/typegen/fb.go).
+	FlatBuffers   *FlatBuffers
+	FlatBuffersNA string
+}
+
+// FlatBuffers builds and reads a message through flatc's generated Go code.
+type FlatBuffers struct {
+	Build  func(b *flatbuffers.Builder, msg any) flatbuffers.UOffsetT // the root table
+	Decode func(buf []byte) any                                       // every field copied into a new message
+	Access func(buf []byte) int                                       // every field read in place: their checksum
 }
 
 // Proto is a typed model's bridge to its protoc-gen-go messages.

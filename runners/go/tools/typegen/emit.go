@@ -22,6 +22,7 @@ type pkg struct {
 	name     string
 	path     string // import path
 	user     bool
+	family   string // a built-in's folder under datasets/
 	sha      string
 	messages []message
 	proto    *protoSchema // a user dataset's .proto, or nil
@@ -257,7 +258,7 @@ func (e *emitter) rootDecls() string {
 func msgpRootOK(t *model.UType) bool { return t.Kind != model.UOptional && !nilable(t) }
 
 // treeFile is tree.go: the conversions and the registration of each message's model.
-func (e *emitter) treeFile(msgpNA string, withProto bool, protoNA string) []byte {
+func (e *emitter) treeFile(msgpNA string, withProto bool, protoNA, fbNA string) []byte {
 	var reg bytes.Buffer
 	reg.WriteString("func init() {\n")
 	for k, m := range e.p.messages {
@@ -283,6 +284,14 @@ func (e *emitter) treeFile(msgpNA string, withProto bool, protoNA string) []byte
 		}
 		if protoNA != "" {
 			opt += "ProtoNA: " + strconv.Quote(protoNA) + ",\n"
+		}
+		if e.p.family != "" {
+			opt += "Family: " + strconv.Quote(e.p.family) + ",\n"
+			if fbNA == "" {
+				opt += fmt.Sprintf("FlatBuffers: fbGlue%d,\n", k)
+			} else {
+				opt += "FlatBuffersNA: " + strconv.Quote(fbNA) + ",\n"
+			}
 		}
 		fmt.Fprintf(&reg, `model.Register(&model.Typed{
 Dataset: %q, User: %v, TypesSHA256: %q,

@@ -111,6 +111,9 @@ func (s source) load() (*pkg, error) {
 	}
 	sum := sha256.Sum256(raw)
 	p := &pkg{name: s.pkg, user: s.user, sha: hex.EncodeToString(sum[:]), proto: s.proto}
+	if !s.user {
+		p.family = s.name
+	}
 	if s.proto != nil { // a changed schema regenerates the package too
 		file := s.proto.descSet
 		if s.proto.builtin {

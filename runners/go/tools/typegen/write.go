@@ -53,7 +53,30 @@ func writePackage(dir string, p *pkg, tools string) error {
 			protoNA = "protobuf: no generated code for this dataset's .proto: " + err.Error()
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "tree.go"), e.treeFile(na, p.proto != nil && protoNA == "", protoNA), 0o644)
+	fbNA := ""
+	if p.family != "" { // flatc's code exists for the built-ins only (tools/gen/gen.sh)
+		fbNA = writeFB(dir, e)
+	}
+	return os.WriteFile(filepath.Join(dir, "tree.go"), e.treeFile(na, p.proto != nil && protoNA == "", protoNA, fbNA), 0o644)
+}
+
+// writeFB writes fb.go and compiles the package; "" or why the dataset has no glue, so
+// glue that does not compile (a generator bug) costs only its flatbuffers rows.
+func writeFB(dir string, e *emitter) string {
+	src, na := e.fbFile()
+	if na != "" {
+		return na
+	}
+	path := filepath.Join(dir, "fb.go")
+	err := os.WriteFile(path, src, 0o644)
+	if err == nil {
+		err = compiles(dir)
+	}
+	if err != nil {
+		os.Remove(path)
+		return "flatbuffers: the generated glue does not compile: " + err.Error()
+	}
+	return ""
 }
 
 // compiles builds the package, so generated code that does not compile (a generator bug)
