@@ -1,6 +1,7 @@
 // ctest: byte-exact sizes the scenarios publish (S1, S2) and a round trip of every
 // serializer on every dataset it declares applicable, on data built here from the specs.
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "harness/dataset.h"
@@ -100,6 +101,25 @@ void roundtrip_all(DatasetId id, const T& v) {
     }
   }
 }
+// Every built-in of the generated model (seeds and later ones, e.g. S6 mesh) on its quick
+// canonical file, when `serbench` has generated it (.serbench/data/quick/<name>.<hash>.json).
+void roundtrip_quick_data() {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(SB_DATA_SCRIPT_DIR) / ".serbench" / "data" / "quick";
+  if (!fs::is_directory(dir)) return;
+  for (DatasetId id : kAllDatasets) {
+    std::string prefix = std::string(dataset_name(id)) + ".";
+    for (const auto& f : fs::directory_iterator(dir)) {
+      std::string name = f.path().filename().string();
+      if (name.rfind(prefix, 0) != 0 || f.path().extension() != ".json") continue;
+      dispatch_dataset(id, [&](auto d) {
+        using T = dataset_t<decltype(d)::value>;
+        roundtrip_all(id, load_dataset<T>(f.path().string()).items.at(0));
+      });
+      break;
+    }
+  }
+}
 }  // namespace
 
 int main() {
@@ -146,6 +166,7 @@ int main() {
   roundtrip_all(DatasetId::OneMbDict, dict());
   roundtrip_all(DatasetId::ClickMaps, clickmap());
   roundtrip_all(DatasetId::LogRecords, logs());
+  roundtrip_quick_data();
   std::cout << (failures ? "FAILED: " : "all passed: ") << failures << " failure(s)\n";
   return failures ? 1 : 0;
 }

@@ -234,14 +234,10 @@ struct CellRunner {
 
 // Instantiated once, in cells.cpp (core library): the runner and the Google Benchmark
 // cross-check then execute the very same machine code for an operation's body.
-extern template struct CellRunner<SampleList>;
-extern template struct CellRunner<Test1>;
-extern template struct CellRunner<Test2>;
-extern template struct CellRunner<Test3>;
-extern template struct CellRunner<Test4>;
-extern template struct CellRunner<Dict>;
-extern template struct CellRunner<ClickMap>;
-extern template struct CellRunner<TestClassList>;
+// The built-in message types come from the generated model (SB_BUILTIN_MESSAGE_TYPES).
+#define SB_EXTERN_CELL(T) extern template struct CellRunner<T>;
+SB_BUILTIN_MESSAGE_TYPES(SB_EXTERN_CELL)
+#undef SB_EXTERN_CELL
 extern template struct CellRunner<Value>;
 
 }  // namespace sb

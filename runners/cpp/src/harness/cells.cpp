@@ -2,13 +2,9 @@
 #include "cell.h"
 
 namespace sb {
-template struct CellRunner<SampleList>;
-template struct CellRunner<Test1>;
-template struct CellRunner<Test2>;
-template struct CellRunner<Test3>;
-template struct CellRunner<Test4>;
-template struct CellRunner<Dict>;
-template struct CellRunner<ClickMap>;
-template struct CellRunner<TestClassList>;
+// every built-in message type of the generated model
+#define SB_CELL(T) template struct CellRunner<T>;
+SB_BUILTIN_MESSAGE_TYPES(SB_CELL)
+#undef SB_CELL
 template struct CellRunner<Value>;
 }  // namespace sb

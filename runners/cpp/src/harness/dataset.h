@@ -31,6 +31,9 @@ void from_canonical(const nlohmann::json& j, T& out) {
         j.is_string() ? enum_from_name<T>(j.get<std::string>()) : static_cast<T>(j.get<int64_t>());
   } else if constexpr (std::is_integral_v<T>) {
     out = j.get<T>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    // float32 is the shortest double text of the value: exact after the narrowing
+    out = static_cast<T>(j.get<double>());
   } else if constexpr (std::is_same_v<T, std::string>) {
     out = j.get<std::string>();
   } else if constexpr (is_timestamp_v<T>) {

@@ -190,11 +190,18 @@ struct Full {
   static constexpr const char* no_user_data =
       "generated code needs the schema at build time: user datasets are timed by the "
       "capnproto-dynamic row (capnp::SchemaParser + DynamicStruct)";
+  static std::string reason(DatasetId id) {
+    return std::string(
+               "the conversion between the typed model and the capnp structs is "
+               "hand-written per seed dataset; there is none for ") +
+           dataset_name(id);
+  }
   std::vector<capnp::word> aligned;  // reused for unaligned frames
   // First segment reused across messages (Cap'n Proto's documented pattern: the builder
   // zeroes the used part again when it is destroyed); larger messages add segments.
   std::vector<capnp::word> first = std::vector<capnp::word>(1024, capnp::word{});
-  template <class T>
+  // only the types with a hand-written mapping (CpOf); other built-ins are not applicable
+  template <class T, class = typename CpOf<T>::type>
   void encode(const T& v, Bytes& out) {
     capnp::MallocMessageBuilder msg(kj::arrayPtr(first.data(), first.size()));
     build(msg.initRoot<typename CpOf<T>::type>(), v);

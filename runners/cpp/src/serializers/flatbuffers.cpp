@@ -223,8 +223,15 @@ struct Full {
   static constexpr const char* no_user_data =
       "FlatBuffers C++ needs code generated from the .fbs at build time; the runner has no "
       "reflection (flatbuffers/reflection.h) path for run-time schemas";
+  static std::string reason(DatasetId id) {
+    return std::string(
+               "the conversion between the typed model and the flatc tables is "
+               "hand-written per seed dataset; there is none for ") +
+           dataset_name(id);
+  }
   FBB fbb{1024};
-  template <class T>
+  // only the types with a hand-written mapping (FbOf); other built-ins are not applicable
+  template <class T, class = typename FbOf<T>::type>
   void encode(const T& v, Bytes& out) {
     fbb.Clear();
     fbb.Finish(build(fbb, v));

@@ -29,6 +29,10 @@ void write(fx::Builder& b, const T& v) {
     b.Int(v);
   } else if constexpr (std::is_integral_v<T>) {
     b.UInt(v);
+  } else if constexpr (std::is_same_v<T, float>) {
+    b.Float(v);  // float32 as a 32-bit float (as for user datasets)
+  } else if constexpr (std::is_floating_point_v<T>) {
+    b.Double(v);
   } else if constexpr (std::is_same_v<T, std::string>) {
     b.String(v);
   } else if constexpr (is_timestamp_v<T>) {
@@ -77,6 +81,8 @@ void read(const fx::Reference& r, T& out) {
     out = static_cast<T>(r.AsInt64());
   } else if constexpr (std::is_integral_v<T>) {
     out = static_cast<T>(r.AsUInt64());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    out = static_cast<T>(r.AsDouble());
   } else if constexpr (std::is_same_v<T, std::string>) {
     fx::String s = r.AsString();
     out.assign(s.c_str(), s.size());

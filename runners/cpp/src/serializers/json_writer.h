@@ -32,6 +32,8 @@ void write(Writer& w, const T& v) {
     w.Int64(v);
   } else if constexpr (std::is_integral_v<T>) {
     w.Uint64(v);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    w.Double(v);  // a float32 as the shortest double text, as in the canonical file
   } else if constexpr (std::is_same_v<T, std::string>) {
     w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
   } else if constexpr (is_timestamp_v<T>) {

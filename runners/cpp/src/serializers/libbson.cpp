@@ -37,6 +37,8 @@ void put(bson_t* d, const char* k, int kl, const T& v) {
     bson_append_int32(d, k, kl, static_cast<int32_t>(v));
   } else if constexpr (std::is_integral_v<T>) {
     bson_append_int64(d, k, kl, static_cast<int64_t>(v));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    bson_append_double(d, k, kl, v);  // BSON's only float: a float32 widens exactly
   } else if constexpr (std::is_same_v<T, std::string>) {
     bson_append_utf8(d, k, kl, v.data(), static_cast<int>(v.size()));
   } else if constexpr (is_timestamp_v<T>) {
@@ -100,6 +102,9 @@ void get(bson_iter_t* it, T& v) {
     // either integer width (other runners pick the narrowest that fits)
     if (!BSON_ITER_HOLDS_INT32(it) && !BSON_ITER_HOLDS_INT64(it)) bad("integer");
     v = static_cast<T>(bson_iter_as_int64(it));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!BSON_ITER_HOLDS_DOUBLE(it)) bad("double");
+    v = static_cast<T>(bson_iter_double(it));
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!BSON_ITER_HOLDS_UTF8(it)) bad("utf8");
     uint32_t len;

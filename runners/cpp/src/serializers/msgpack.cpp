@@ -24,6 +24,10 @@ void pack(Packer& pk, const T& v) {
     pk.pack(static_cast<int32_t>(v));
   } else if constexpr (std::is_integral_v<T>) {
     pk.pack(v);
+  } else if constexpr (std::is_same_v<T, float>) {
+    pk.pack_float(v);  // float32 (msgpack-c writes an integral value as an integer)
+  } else if constexpr (std::is_floating_point_v<T>) {
+    pk.pack_double(v);
   } else if constexpr (std::is_same_v<T, std::string>) {
     pk.pack_str(static_cast<uint32_t>(v.size()));
     pk.pack_str_body(v.data(), static_cast<uint32_t>(v.size()));
@@ -64,6 +68,16 @@ void convert(const msgpack::object& o, T& v) {
       v = static_cast<T>(o.via.i64);
     } else {
       bad("integer");
+    }
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (o.type == object_type::FLOAT32 || o.type == object_type::FLOAT64) {
+      v = static_cast<T>(o.via.f64);
+    } else if (o.type == object_type::POSITIVE_INTEGER) {  // how msgpack-c packs 1.0
+      v = static_cast<T>(o.via.u64);
+    } else if (o.type == object_type::NEGATIVE_INTEGER) {
+      v = static_cast<T>(o.via.i64);
+    } else {
+      bad("float");
     }
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (o.type != object_type::STR) bad("str");

@@ -151,6 +151,12 @@ struct Impl {
   static constexpr const char* no_user_data =
       "this row times protoc-generated classes; user datasets go through protobuf-dynamic "
       "(DynamicMessageFactory)";
+  static std::string reason(DatasetId id) {
+    return std::string(
+               "the conversion between the typed model and the protoc classes is "
+               "hand-written per seed dataset; there is none for ") +
+           dataset_name(id);
+  }
   // One reusable message per type; `filled` remembers which native object it holds so
   // that encoded_size() followed by encode() fills it once.
   template <class T>
@@ -172,7 +178,8 @@ struct Impl {
   size_t encoded_size(const T& v) {
     return fill(v).ByteSizeLong();
   }
-  template <class T>
+  // only the types with a hand-written mapping (PbOf); other built-ins are not applicable
+  template <class T, class = typename PbOf<T>::type>
   void encode(const T& v, Bytes& out) {
     auto& s = std::get<Slot<T>>(slots);
     bool sized = s.filled == &v;  // encoded_size() just ran: cached sizes are valid

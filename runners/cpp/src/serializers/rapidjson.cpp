@@ -31,6 +31,9 @@ void read(const rapidjson::Value& j, T& v) {
   } else if constexpr (std::is_integral_v<T>) {
     if (!j.IsUint64()) bad("uint");
     v = static_cast<T>(j.GetUint64());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!j.IsNumber()) bad("number");
+    v = static_cast<T>(j.GetDouble());
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!j.IsString()) bad("string");
     v.assign(j.GetString(), j.GetStringLength());

@@ -25,6 +25,8 @@ void read_od(od::value j, T& v) {
     v = static_cast<T>(int64_t(j));
   } else if constexpr (std::is_integral_v<T>) {
     v = static_cast<T>(uint64_t(j));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    v = static_cast<T>(double(j));
   } else if constexpr (std::is_same_v<T, std::string>) {
     v = std::string_view(j);
   } else if constexpr (is_timestamp_v<T>) {
@@ -52,6 +54,8 @@ void read_dom(simdjson::dom::element j, T& v) {
     v = static_cast<T>(int64_t(j));
   } else if constexpr (std::is_integral_v<T>) {
     v = static_cast<T>(uint64_t(j));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    v = static_cast<T>(double(j));
   } else if constexpr (std::is_same_v<T, std::string>) {
     v = std::string_view(j);
   } else if constexpr (is_timestamp_v<T>) {

@@ -134,10 +134,17 @@ struct Impl {
   static constexpr const char* no_user_data =
       "Apache Thrift C++ has no dynamic message API: its code must be generated from the .thrift "
       "at build time";
+  static std::string reason(DatasetId id) {
+    return std::string(
+               "the conversion between the typed model and the thrift structs is "
+               "hand-written per seed dataset; there is none for ") +
+           dataset_name(id);
+  }
   std::shared_ptr<TMemoryBuffer> wbuf = std::make_shared<TMemoryBuffer>();  // owned, grows
   std::shared_ptr<TMemoryBuffer> rbuf = std::make_shared<TMemoryBuffer>();  // observes input
   Protocol wprot{wbuf}, rprot{rbuf};
-  template <class T>
+  // only the types with a hand-written mapping (ThOf); other built-ins are not applicable
+  template <class T, class = typename ThOf<T>::type>
   void encode(const T& v, Bytes& out) {
     typename ThOf<T>::type m;
     to_th(v, m);

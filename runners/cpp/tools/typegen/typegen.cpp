@@ -309,6 +309,13 @@ int main(int argc, char** argv) {
   for (const auto& d : builtins)
     o << "template <>\nstruct DatasetType<DatasetId::" << d.enumerator
       << "> {\n  using type = " << d.type << ";\n};\n";
+  // X(T) once per distinct message type: what the harness instantiates per dataset type
+  // (cell.h, cells.cpp) without naming any dataset.
+  o << "#define SB_BUILTIN_MESSAGE_TYPES(X)";
+  std::set<std::string> listed;
+  for (const auto& d : builtins)
+    if (listed.insert(d.type).second) o << " X(" << d.type << ")";
+  o << "\n";
   o << "// Calls f(std::integral_constant<DatasetId, D>{}) for the runtime id.\n"
        "template <class F>\ndecltype(auto) dispatch_dataset(DatasetId id, F&& f) {\n"
        "  switch (id) {\n";
