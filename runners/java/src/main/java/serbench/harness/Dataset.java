@@ -103,17 +103,15 @@ public final class Dataset {
       throw new IllegalArgumentException(
           path + " holds dataset '" + root.path("name").asText() + "', not '" + kind.id + "'");
     }
-    String framing = root.path("framing").asText();
-    if (!framing.equals(kind.stream ? "stream" : "single")) {
-      throw new IllegalArgumentException(path + ": unexpected framing " + framing);
-    }
+    // The framing is the canonical file's (datasets/README.md), checked by envelope().
+    boolean stream = root.path("framing").asText().equals("stream");
     TypedModel model = kind.model();
     UserTypes types = UserTypes.of(model.typesJson(), model.message());
     List<Object> list = new ArrayList<>();
     for (JsonNode item : root.path("items")) {
       list.add(model.fromTree(types.fromJson(item, "$")));
     }
-    return new Dataset(kind.id, kind, null, null, kind.stream, root.path("count").asInt(), list);
+    return new Dataset(kind.id, kind, null, null, stream, root.path("count").asInt(), list);
   }
 
   /** Loads a user dataset's canonical file through its types (protocol section 7). */

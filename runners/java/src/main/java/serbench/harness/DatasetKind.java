@@ -2,32 +2,73 @@ package serbench.harness;
 
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import serbench.model.BuiltinModels;
 
 /**
- * The built-in datasets: name, framing, and the generated model (serbench.model, from the family's
- * types.json) that gives the Java type of one message and builds it from the canonical JSON.
+ * A built-in dataset: its id and the generated model (serbench.model, from the family's types.json)
+ * that gives the Java type of one message and builds it from the canonical JSON. The set is the
+ * generated {@link BuiltinModels#IDS}, so a new datasets/&lt;family&gt;/types.json needs no change
+ * here; the framing is read from the canonical file.
  */
-public enum DatasetKind {
-  ANDROID_USERS("android-users", false),
-  TEST1("pb-vs-msgpack-test1", true),
-  TEST2("pb-vs-msgpack-test2", true),
-  TEST3("pb-vs-msgpack-test3", true),
-  TEST4("pb-vs-msgpack-test4", true),
-  ONE_MB_DICT("one-mb-dict", false),
-  CLICK_MAPS("click-maps", true),
-  LOG_RECORDS("log-records", false);
+public final class DatasetKind {
+  /**
+   * The seeds' datasets, which the hand-written codecs and conversions know (their byte layouts
+   * were fixed by the seeds); every other built-in is {@link #OTHER} and goes through the generic
+   * paths or is not applicable.
+   */
+  public enum Seed {
+    ANDROID_USERS("android-users"),
+    TEST1("pb-vs-msgpack-test1"),
+    TEST2("pb-vs-msgpack-test2"),
+    TEST3("pb-vs-msgpack-test3"),
+    TEST4("pb-vs-msgpack-test4"),
+    ONE_MB_DICT("one-mb-dict"),
+    CLICK_MAPS("click-maps"),
+    LOG_RECORDS("log-records"),
+    OTHER(null);
+
+    final String id;
+
+    Seed(String id) {
+      this.id = id;
+    }
+
+    static Seed of(String id) {
+      for (Seed s : values()) {
+        if (id.equals(s.id)) {
+          return s;
+        }
+      }
+      return OTHER;
+    }
+  }
+
+  private static final Map<String, DatasetKind> ALL = new LinkedHashMap<>();
+
+  static {
+    for (String id : BuiltinModels.IDS) {
+      ALL.put(id, new DatasetKind(id));
+    }
+  }
 
   public final String id;
-  public final boolean stream;
+
+  /** Which seed dataset this is, or {@link Seed#OTHER}. */
+  public final Seed seed;
 
   /** The Java type of one message (generic for lists and maps). */
   public final Type type;
 
-  DatasetKind(String id, boolean stream) {
+  private DatasetKind(String id) {
     this.id = id;
-    this.stream = stream;
+    this.seed = Seed.of(id);
     this.type = model().javaType();
   }
 
@@ -40,20 +81,69 @@ public enum DatasetKind {
     return m;
   }
 
+  /** The family's folder under datasets/ (and under the generated schemas). */
+  public String family() {
+    return BuiltinModels.FAMILIES.get(id);
+  }
+
+  /** Every built-in dataset, sorted by id. */
+  public static List<DatasetKind> values() {
+    return new ArrayList<>(ALL.values());
+  }
+
   public static DatasetKind byId(String id) {
-    for (DatasetKind k : values()) {
-      if (k.id.equals(id)) {
-        return k;
+    return ALL.get(id);
+  }
+
+  /**
+   * The built-in models' records and enums in a fixed order, which registration ids follow: the
+   * seeds' families ({@code seeds}, in {@link Seed} order, so S1 to S5 keep the ids and bytes they
+   * had) or every other family (by id); within a family the classes a message holds come before the
+   * message's own.
+   */
+  public static List<Class<?>> modelClasses(boolean seeds) {
+    Set<Class<?>> out = new LinkedHashSet<>();
+    List<DatasetKind> kinds = new ArrayList<>(ALL.values());
+    kinds.sort(Comparator.comparing(k -> k.seed)); // stable: OTHER last, by id
+    for (DatasetKind k : kinds) {
+      if ((k.seed != Seed.OTHER) == seeds) {
+        TypedModel m = k.model();
+        Map<String, Class<?>> byName = new HashMap<>();
+        for (Class<?> c : m.classes()) {
+          byName.put(c.getSimpleName(), c);
+        }
+        try {
+          heldFirst(UserTypes.of(m.typesJson(), m.message()).message, byName, out);
+        } catch (Exception e) {
+          throw new IllegalStateException(k.id + ": " + e.getMessage(), e);
+        }
+        out.addAll(m.classes()); // any class the message does not reach
       }
     }
-    return null;
+    return new ArrayList<>(out);
+  }
+
+  private static void heldFirst(UserTypes.Type t, Map<String, Class<?>> byName, Set<Class<?>> out) {
+    if (t.kind == UserTypes.Kind.RECORD || t.kind == UserTypes.Kind.ENUM) {
+      Class<?> c = byName.remove(t.name); // removed: visited once, even when recursive
+      if (c == null) {
+        return;
+      }
+      for (UserTypes.Type f : t.fieldTypes) {
+        heldFirst(f, byName, out);
+      }
+      out.add(c);
+    } else if (t.elem != null) {
+      heldFirst(t.elem, byName, out);
+    }
   }
 
   public static List<String> ids() {
-    List<String> ids = new ArrayList<>();
-    for (DatasetKind k : values()) {
-      ids.add(k.id);
-    }
-    return ids;
+    return new ArrayList<>(ALL.keySet());
+  }
+
+  @Override
+  public String toString() {
+    return id;
   }
 }

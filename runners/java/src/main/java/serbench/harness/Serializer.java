@@ -88,6 +88,32 @@ public abstract class Serializer {
   /** A fresh codec for one dataset kind (called outside timing). */
   public abstract Codec codec(DatasetKind kind) throws Exception;
 
+  /**
+   * A built-in dataset's codec from a codec on its typed generic tree (the user-dataset path of a
+   * library with a generic API), for a built-in without hand-written conversions: the generated
+   * model's {@code toTree} and {@code fromTree} run inside the timed encode and decode, as the
+   * hand-written conversions to a library's own objects do.
+   */
+  protected static Codec overTree(TypedModel model, Codec tree) {
+    return new Codec() {
+      @Override
+      public void encode(Object message, Buf out) throws Exception {
+        tree.encode(model.toTree(message), out);
+      }
+
+      @Override
+      public Object decode(byte[] buf, int off, int len) throws Exception {
+        return model.fromTree(tree.decode(buf, off, len));
+      }
+    };
+  }
+
+  /** The types of a built-in dataset's message, from the types file of its generated model. */
+  protected static UserTypes types(DatasetKind kind) throws Exception {
+    TypedModel model = kind.model();
+    return UserTypes.of(model.typesJson(), model.message());
+  }
+
   public static String libVersion(String key) {
     return Versions.get(key);
   }

@@ -82,11 +82,11 @@ public final class AvroSerializer extends Serializer {
   }
 
   @Override
-  public Codec codec(DatasetKind kind) throws IOException {
+  public Codec codec(DatasetKind kind) throws Exception {
     Schema schema;
     To to;
     From from;
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
         {
           schema = load("android-users/android_users.avsc");
@@ -107,7 +107,7 @@ public final class AvroSerializer extends Serializer {
           Schema t2 = unionMember(union, "Test2");
           Schema t3 = unionMember(union, "Test3");
           Schema t4 = unionMember(union, "Test4");
-          switch (kind) {
+          switch (kind.seed) {
             case TEST1:
               schema = t1;
               to = m -> test1(t1, (Test1) m);
@@ -177,7 +177,13 @@ public final class AvroSerializer extends Serializer {
           break;
         }
       default:
-        throw new IllegalArgumentException(kind.id);
+        // Any other built-in: the family's generated .avsc, walked side by side with its types as
+        // for a user dataset, from and to the generated model's objects.
+        return overTree(
+            kind.model(),
+            treeCodec(
+                load(kind.family() + "/" + kind.family().replace('-', '_') + ".avsc"),
+                types(kind).message));
     }
     return codec(schema, to, from);
   }
@@ -205,6 +211,10 @@ public final class AvroSerializer extends Serializer {
     for (int i = 0; i < data.items.size(); i++) {
       toAvro(type, schema, data.items.get(i), "$[" + i + "]");
     }
+    return treeCodec(schema, type);
+  }
+
+  private static Codec treeCodec(Schema schema, UserTypes.Type type) {
     return codec(
         schema,
         m -> {

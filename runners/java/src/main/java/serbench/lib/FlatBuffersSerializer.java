@@ -1,10 +1,13 @@
 package serbench.lib;
 
 import com.google.flatbuffers.FlatBufferBuilder;
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import serbench.fbs.android_users.SampleList;
@@ -15,7 +18,10 @@ import serbench.fbs.one_mb_dict.Entry;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
+import serbench.harness.TypedModel;
+import serbench.harness.UserTypes;
 import serbench.model.Click;
 import serbench.model.ClickMap;
 import serbench.model.Gender;
@@ -58,10 +64,10 @@ public final class FlatBuffersSerializer extends Serializer {
   }
 
   @Override
-  public Codec codec(DatasetKind kind) {
+  public Codec codec(DatasetKind kind) throws Exception {
     Build build;
     Read read;
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
         build = FlatBuffersSerializer::sampleList;
         read = bb -> fromSampleList(SampleList.getRootAsSampleList(bb));
@@ -107,7 +113,14 @@ public final class FlatBuffersSerializer extends Serializer {
         read = bb -> fromLog(TestClassList.getRootAsTestClassList(bb));
         break;
       default:
-        throw new IllegalArgumentException(kind.id);
+        {
+          // Any other built-in: flatc's classes for its family, built and read through their
+          // generated static builders and accessors by reflection, from and to the model's objects.
+          Reflective r = new Reflective(kind.family().replace('-', '_'), types(kind).message);
+          TypedModel model = kind.model();
+          build = (b, m) -> r.table(b, r.root, model.toTree(m));
+          read = bb -> model.fromTree(r.read(r.root, r.rootAs(bb)));
+        }
     }
     FlatBufferBuilder builder = new FlatBufferBuilder(4096);
     Build builds = build;
@@ -126,6 +139,246 @@ public final class FlatBuffersSerializer extends Serializer {
         return reads.read(ByteBuffer.wrap(buf, off, len));
       }
     };
+  }
+
+  /**
+   * flatc's generated Java classes of one family driven by reflection over the typed generic tree:
+   * a record's table through {@code start<T>}, {@code add<Field>}, {@code end<T>} and the field
+   * accessors, a list through {@code create<Field>Vector}, {@code <field>Length} and {@code
+   * <field>(j)} (flatc's naming: fields in camel case). Covers records, lists of records, strings
+   * or scalars, strings, scalars and enums (a types file with anything else is not applicable,
+   * naming it).
+   */
+  private static final class Reflective {
+    final String pkg;
+    final UserTypes.Type root;
+    final Map<String, Method> methods = new HashMap<>();
+
+    Reflective(String familySnake, UserTypes.Type message) throws NotApplicableException {
+      pkg = "serbench.fbs." + familySnake + ".";
+      root = message;
+      check(message, "$", new java.util.HashSet<>());
+    }
+
+    private void check(UserTypes.Type t, String path, java.util.Set<String> seen)
+        throws NotApplicableException {
+      switch (t.kind) {
+        case RECORD:
+          if (seen.add(t.name)) {
+            classOf(t);
+            for (int i = 0; i < t.fields.size(); i++) {
+              check(t.fieldTypes.get(i), path + "." + t.fields.get(i), seen);
+            }
+          }
+          return;
+        case LIST:
+          if (t.elem.kind == UserTypes.Kind.LIST) {
+            throw new NotApplicableException("flatbuffers: a list of lists at " + path);
+          }
+          check(t.elem, path + "[*]", seen);
+          return;
+        case INT32:
+        case UINT32:
+        case INT64:
+        case FLOAT32:
+        case FLOAT64:
+        case BOOL:
+        case STRING:
+        case TIMESTAMP:
+        case ENUM:
+          return;
+        default:
+          throw new NotApplicableException(
+              "flatbuffers: the reflective path over flatc's classes does not cover "
+                  + t
+                  + " at "
+                  + path);
+      }
+    }
+
+    private Class<?> classOf(UserTypes.Type t) throws NotApplicableException {
+      try {
+        return Class.forName(pkg + t.name);
+      } catch (ClassNotFoundException e) {
+        throw new NotApplicableException("flatbuffers: no class " + pkg + t.name + " from flatc");
+      }
+    }
+
+    /** flatc's camel case of a field name; {@code upper} for the builders' names. */
+    private static String camel(String name, boolean upper) {
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < name.length(); i++) {
+        char c = name.charAt(i);
+        if (i == 0 && upper) {
+          b.append(Character.toUpperCase(c));
+        } else if (c == '_' && i + 1 < name.length()) {
+          b.append(Character.toUpperCase(name.charAt(++i)));
+        } else {
+          b.append(c);
+        }
+      }
+      return b.toString();
+    }
+
+    /** The one public method of {@code c} named {@code name} with {@code arity} parameters. */
+    private Method method(Class<?> c, String name, int arity) {
+      return methods.computeIfAbsent(
+          c.getName() + "#" + name + "/" + arity,
+          k -> {
+            for (Method m : c.getMethods()) {
+              if (m.getName().equals(name) && m.getParameterCount() == arity) {
+                return m;
+              }
+            }
+            throw new IllegalStateException("flatbuffers: no " + c.getName() + "." + name);
+          });
+    }
+
+    private static Object invoke(Method m, Object target, Object... args) {
+      try {
+        return m.invoke(target, args);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    Object rootAs(ByteBuffer bb) {
+      try {
+        Class<?> c = classOf(root);
+        return invoke(method(c, "getRootAs" + c.getSimpleName(), 1), null, bb);
+      } catch (NotApplicableException e) {
+        throw new IllegalStateException(e.getMessage());
+      }
+    }
+
+    /** A scalar of the tree as the type a generated builder takes. */
+    private static Object scalar(Class<?> p, Object v) {
+      if (p == boolean.class) {
+        return v;
+      }
+      if (v instanceof Instant) {
+        v = ((Instant) v).toEpochMilli();
+      }
+      Number n = (Number) v;
+      if (p == byte.class) {
+        return n.byteValue();
+      } else if (p == short.class) {
+        return n.shortValue();
+      } else if (p == int.class) {
+        return n.intValue();
+      } else if (p == long.class) {
+        return n.longValue();
+      } else if (p == float.class) {
+        return n.floatValue();
+      }
+      return n.doubleValue();
+    }
+
+    /** A generated accessor's scalar as the tree's value of type {@code t}. */
+    private static Object fromScalar(UserTypes.Type t, Object x) {
+      switch (t.kind) {
+        case INT32:
+        case ENUM:
+          return ((Number) x).intValue();
+        case UINT32:
+        case INT64:
+          return ((Number) x).longValue();
+        case FLOAT32:
+          return ((Number) x).floatValue();
+        case FLOAT64:
+          return ((Number) x).doubleValue();
+        case TIMESTAMP:
+          return Instant.ofEpochMilli(((Number) x).longValue());
+        default:
+          return x;
+      }
+    }
+
+    /** The offset of a table built from a record of the tree (children first). */
+    int table(FlatBufferBuilder b, UserTypes.Type t, Object v) {
+      Class<?> c;
+      try {
+        c = classOf(t);
+      } catch (NotApplicableException e) {
+        throw new IllegalStateException(e.getMessage());
+      }
+      Map<?, ?> m = (Map<?, ?>) v;
+      int n = t.fields.size();
+      Object[] values = new Object[n];
+      for (int i = 0; i < n; i++) {
+        UserTypes.Type ft = t.fieldTypes.get(i);
+        Object x = m.get(t.fields.get(i));
+        if (x == null) {
+          continue;
+        }
+        switch (ft.kind) {
+          case STRING:
+            values[i] = b.createString((String) x);
+            break;
+          case RECORD:
+            values[i] = table(b, ft, x);
+            break;
+          case LIST:
+            values[i] = vector(b, c, camel(t.fields.get(i), true), ft.elem, (List<?>) x);
+            break;
+          default:
+            values[i] = x;
+        }
+      }
+      invoke(method(c, "start" + c.getSimpleName(), 1), null, b);
+      for (int i = 0; i < n; i++) {
+        if (values[i] != null) {
+          Method add = method(c, "add" + camel(t.fields.get(i), true), 2);
+          invoke(add, null, b, scalar(add.getParameterTypes()[1], values[i]));
+        }
+      }
+      return (Integer) invoke(method(c, "end" + c.getSimpleName(), 1), null, b);
+    }
+
+    private int vector(FlatBufferBuilder b, Class<?> c, String field, UserTypes.Type e, List<?> l) {
+      Method create = method(c, "create" + field + "Vector", 2);
+      Class<?> component = create.getParameterTypes()[1].getComponentType();
+      Object array = Array.newInstance(component, l.size());
+      for (int j = 0; j < l.size(); j++) {
+        Object x = l.get(j);
+        if (e.kind == UserTypes.Kind.RECORD) {
+          x = table(b, e, x);
+        } else if (e.kind == UserTypes.Kind.STRING) {
+          x = b.createString((String) x);
+        }
+        Array.set(array, j, scalar(component, x));
+      }
+      return (Integer) invoke(create, null, b, array);
+    }
+
+    /** The tree of a record from its generated table object. */
+    Object read(UserTypes.Type t, Object table) {
+      Class<?> c = table.getClass();
+      Map<String, Object> out = new LinkedHashMap<>();
+      for (int i = 0; i < t.fields.size(); i++) {
+        UserTypes.Type ft = t.fieldTypes.get(i);
+        String name = camel(t.fields.get(i), false);
+        Object x;
+        if (ft.kind == UserTypes.Kind.LIST) {
+          int n = (Integer) invoke(method(c, name + "Length", 0), table);
+          Method get = method(c, name, 1);
+          List<Object> l = new ArrayList<>(n);
+          for (int j = 0; j < n; j++) {
+            Object e = invoke(get, table, j);
+            l.add(
+                ft.elem.kind == UserTypes.Kind.RECORD ? read(ft.elem, e) : fromScalar(ft.elem, e));
+          }
+          x = l;
+        } else {
+          x = invoke(method(c, name, 0), table);
+          if (x != null) {
+            x = ft.kind == UserTypes.Kind.RECORD ? read(ft, x) : fromScalar(ft, x);
+          }
+        }
+        out.put(t.fields.get(i), x);
+      }
+      return out;
+    }
   }
 
   @SuppressWarnings("unchecked")

@@ -180,7 +180,7 @@ public final class FlexBuffersSerializer extends Serializer {
 
   @Override
   public Codec codec(DatasetKind kind) {
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
         return codec(
             (b, m) -> {
@@ -259,7 +259,12 @@ public final class FlexBuffersSerializer extends Serializer {
       case LOG_RECORDS:
         return codec(FlexBuffersSerializer::testClasses, FlexBuffersSerializer::testClasses);
       default:
-        throw new IllegalStateException(kind.id);
+        try {
+          // Any other built-in: its generated model's typed tree, as for a user dataset.
+          return overTree(kind.model(), treeCodec(types(kind)));
+        } catch (Exception e) {
+          throw new IllegalStateException(kind.id + ": " + e.getMessage(), e);
+        }
     }
   }
 
@@ -388,13 +393,15 @@ public final class FlexBuffersSerializer extends Serializer {
 
   // ---- user datasets: the typed generic tree, walked with its declared types -----------------
 
+  private static Codec treeCodec(UserTypes types) {
+    return codec(
+        (b, m) -> put(b, null, types.message, m, null), r -> types.apply(generic(r), "$", null));
+  }
+
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) throws NotApplicableException {
     UserTypes types = data.types;
-    Codec c =
-        codec(
-            (b, m) -> put(b, null, types.message, m, null),
-            r -> types.apply(generic(r), "$", null));
+    Codec c = treeCodec(types);
     // outside timing: a value FlexBuffers cannot carry is not applicable, with its path
     FlexBuffersBuilder b = new FlexBuffersBuilder();
     for (int i = 0; i < data.items.size(); i++) {

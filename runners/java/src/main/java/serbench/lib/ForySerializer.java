@@ -15,17 +15,6 @@ import serbench.harness.Codec;
 import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.Serializer;
-import serbench.model.Click;
-import serbench.model.ClickMap;
-import serbench.model.Gender;
-import serbench.model.Pair;
-import serbench.model.SampleData;
-import serbench.model.Test1;
-import serbench.model.Test2;
-import serbench.model.Test3;
-import serbench.model.Test4;
-import serbench.model.TestClass;
-import serbench.model.Viewport;
 
 /** Apache Fory (Java mode, class registration required, no reference tracking). */
 public final class ForySerializer extends Serializer {
@@ -39,19 +28,16 @@ public final class ForySerializer extends Serializer {
         List.of("org/apache/fory/"));
   }
 
-  private static final Class<?>[] CLASSES = {
-    Gender.class,
-    SampleData.class,
-    Test1.class,
-    Test2.class,
-    Test3.class,
-    Test4.class,
-    Viewport.class,
-    Click.class,
-    ClickMap.class,
-    Pair.class,
-    TestClass.class
-  };
+  /**
+   * The built-in models' classes (generated from datasets/*&#47;types.json), in a fixed order
+   * (registration ids follow it; the seeds' ids as they were).
+   */
+  private static final List<Class<?>> CLASSES = new ArrayList<>();
+
+  static {
+    CLASSES.addAll(DatasetKind.modelClasses(true));
+    CLASSES.addAll(DatasetKind.modelClasses(false));
+  }
 
   @Override
   public String userNotApplicable() {

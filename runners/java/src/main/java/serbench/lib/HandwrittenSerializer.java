@@ -12,6 +12,7 @@ import java.util.Map;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.model.Click;
 import serbench.model.ClickMap;
@@ -54,10 +55,18 @@ public final class HandwrittenSerializer extends Serializer {
   }
 
   @Override
-  public Codec codec(DatasetKind kind) {
+  public String notApplicable(DatasetKind kind) {
+    return kind.seed == DatasetKind.Seed.OTHER
+        ? "handwritten: the codec is written by hand per seed dataset (S1's Parcelable stand-in);"
+            + " there is none for this dataset"
+        : null;
+  }
+
+  @Override
+  public Codec codec(DatasetKind kind) throws NotApplicableException {
     Writer w;
     Reader r;
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
         w = (o, m) -> writeSamples(o, m);
         r = HandwrittenSerializer::readSamples;
@@ -97,7 +106,7 @@ public final class HandwrittenSerializer extends Serializer {
         r = HandwrittenSerializer::readLog;
         break;
       default:
-        throw new IllegalArgumentException(kind.id);
+        throw new NotApplicableException(notApplicable(kind));
     }
     Writer writer = w;
     Reader reader = r;

@@ -36,8 +36,6 @@ import serbench.harness.DatasetKind;
 import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.harness.UserTypes;
-import serbench.model.SampleData;
-import serbench.model.TestClass;
 
 /**
  * jackson-databind on the model classes (public fields, enums by name, Instant as epoch
@@ -87,9 +85,9 @@ public final class JacksonSerializer extends Serializer {
   }
 
   /**
-   * Labels of a Jackson row: its encoding, the conventions every Jackson data-format module
-   * shares on the generated classes (fields by name, enums by name, Instant as a number), then
-   * the module's own.
+   * Labels of a Jackson row: its encoding, the conventions every Jackson data-format module shares
+   * on the generated classes (fields by name, enums by name, Instant as a number), then the
+   * module's own.
    */
   private static List<String> jacksonLabels(String encoding, String... own) {
     List<String> all =
@@ -458,8 +456,8 @@ public final class JacksonSerializer extends Serializer {
     JavaType type = m.getTypeFactory().constructType(kind.type);
     boolean wrap = wrapLists && type.isCollectionLikeType();
     if (wrap) {
-      Class<?> element = kind == DatasetKind.ANDROID_USERS ? SampleData.class : TestClass.class;
-      type = m.getTypeFactory().constructParametricType(Items.class, element);
+      // the list's element type, from the generated model's message type
+      type = m.getTypeFactory().constructParametricType(Items.class, type.getContentType());
     }
     ObjectWriter writer = m.writerFor(type);
     ObjectReader reader = m.readerFor(type);

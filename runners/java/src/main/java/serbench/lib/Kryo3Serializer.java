@@ -87,7 +87,7 @@ public final class Kryo3Serializer extends Serializer {
 
   @Override
   public String notApplicable(DatasetKind kind) {
-    if (kind == DatasetKind.LOG_RECORDS) {
+    if (kind.seed == DatasetKind.Seed.LOG_RECORDS) {
       return "Kryo 3.0.3 has no serializer for java.time.Instant (S5's MyProperty3), and its"
           + " FieldSerializer cannot be created for it on this JDK";
     }
@@ -128,7 +128,14 @@ public final class Kryo3Serializer extends Serializer {
 
   @Override
   public Codec codec(DatasetKind kind) {
-    return codec(List.of(CLASSES));
+    if (kind.seed != DatasetKind.Seed.OTHER) {
+      return codec(List.of(CLASSES));
+    }
+    // Any other built-in: its generated model's classes, registered as for a user dataset.
+    List<Class<?>> classes = new ArrayList<>(List.of(CLASSES));
+    classes.addAll(List.of(byte[].class, java.math.BigInteger.class));
+    classes.addAll(kind.model().classes());
+    return codec(classes);
   }
 
   private Codec codec(List<Class<?>> classes) {

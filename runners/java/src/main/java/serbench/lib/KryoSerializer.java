@@ -16,17 +16,6 @@ import serbench.harness.Compressor;
 import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.Serializer;
-import serbench.model.Click;
-import serbench.model.ClickMap;
-import serbench.model.Gender;
-import serbench.model.Pair;
-import serbench.model.SampleData;
-import serbench.model.Test1;
-import serbench.model.Test2;
-import serbench.model.Test3;
-import serbench.model.Test4;
-import serbench.model.TestClass;
-import serbench.model.Viewport;
 
 /**
  * Kryo 5, writeClassAndObject of the message as the S1 seed did: with class registration, without
@@ -73,12 +62,18 @@ public final class KryoSerializer extends Serializer {
         true);
   }
 
-  /** The model's classes, in a fixed order (registration ids follow it). */
-  private static final Class<?>[] CLASSES = {
-    ArrayList.class, HashMap.class, Gender.class, SampleData.class, Test1.class, Test2.class,
-    Test3.class, Test4.class, Viewport.class, Click.class, ClickMap.class, Pair.class,
-    TestClass.class, Instant.class, LinkedHashMap.class, byte[].class, BigInteger.class
-  };
+  /**
+   * The built-in models' classes (generated from datasets/*&#47;types.json) and the JDK classes
+   * they use, in a fixed order (registration ids follow it; the seeds' ids as they were).
+   */
+  private static final List<Class<?>> CLASSES = new ArrayList<>();
+
+  static {
+    CLASSES.addAll(List.of(ArrayList.class, HashMap.class));
+    CLASSES.addAll(DatasetKind.modelClasses(true));
+    CLASSES.addAll(List.of(Instant.class, LinkedHashMap.class, byte[].class, BigInteger.class));
+    CLASSES.addAll(DatasetKind.modelClasses(false));
+  }
 
   @Override
   public String userNotApplicable() {

@@ -6,6 +6,7 @@ import java.util.List;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.model.Click;
 import serbench.model.ClickMap;
@@ -54,7 +55,7 @@ public final class Msgpack06Serializer extends Serializer {
 
   @Override
   public String notApplicable(DatasetKind kind) {
-    if (kind == DatasetKind.LOG_RECORDS) {
+    if (kind.seed == DatasetKind.Seed.LOG_RECORDS) {
       return "msgpack 0.6.12 targets Java 6: it has no template for java.time.Instant (S5's"
           + " MyProperty3)";
     }
@@ -62,7 +63,7 @@ public final class Msgpack06Serializer extends Serializer {
   }
 
   @Override
-  public Codec codec(DatasetKind kind) {
+  public Codec codec(DatasetKind kind) throws NotApplicableException {
     MessagePack msgpack = new MessagePack();
     msgpack.register(Gender.class, new OrdinalEnumTemplate<>(Gender.class));
     for (Class<?> c :
@@ -78,7 +79,7 @@ public final class Msgpack06Serializer extends Serializer {
       msgpack.register(c);
     }
     Template<?> template;
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
         template = Templates.tList(msgpack.lookup(SampleData.class));
         break;
@@ -86,11 +87,32 @@ public final class Msgpack06Serializer extends Serializer {
         template = Templates.tMap(Templates.TString, Templates.TString);
         break;
       case LOG_RECORDS:
-        throw new IllegalArgumentException(notApplicable(kind));
+        throw new NotApplicableException(notApplicable(kind));
+      case OTHER:
+        {
+          // Any other built-in: its generated model's classes, the referenced ones first (a types
+          // file lists the message's record before the ones it holds).
+          List<Class<?>> classes = new java.util.ArrayList<>(kind.model().classes());
+          java.util.Collections.reverse(classes);
+          for (Class<?> c : classes) {
+            if (c.isEnum()) {
+              registerEnum(msgpack, c);
+            } else {
+              msgpack.register(c);
+            }
+          }
+          template = msgpack.lookup(kind.type);
+          break;
+        }
       default:
         template = msgpack.lookup(kind.type);
     }
     return new TemplateCodec(msgpack, template);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void registerEnum(MessagePack msgpack, Class<?> c) {
+    msgpack.register(c, new OrdinalEnumTemplate(c));
   }
 
   /** One packer writing to the call's buffer, one unpacker re-pointed at each call's bytes. */

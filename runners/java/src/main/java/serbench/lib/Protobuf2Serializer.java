@@ -6,6 +6,7 @@ import java.util.List;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.model.Gender;
 import serbench.model.SampleData;
@@ -45,7 +46,7 @@ public final class Protobuf2Serializer extends Serializer {
 
   @Override
   public String notApplicable(DatasetKind kind) {
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
       case TEST1:
       case TEST2:
@@ -59,10 +60,10 @@ public final class Protobuf2Serializer extends Serializer {
   }
 
   @Override
-  public Codec codec(DatasetKind kind) {
+  public Codec codec(DatasetKind kind) throws NotApplicableException {
     ToProto to;
     FromBytes from;
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
         to = Protobuf2Serializer::sampleList;
         from = (b, o, l) -> fromSampleList(AndroidUsersProto.SampleList.PARSER.parseFrom(b, o, l));
@@ -97,7 +98,7 @@ public final class Protobuf2Serializer extends Serializer {
             };
         break;
       default:
-        throw new IllegalArgumentException(notApplicable(kind));
+        throw new NotApplicableException(notApplicable(kind));
     }
     ToProto toProto = to;
     FromBytes fromBytes = from;

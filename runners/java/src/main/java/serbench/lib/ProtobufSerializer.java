@@ -60,10 +60,10 @@ public final class ProtobufSerializer extends Serializer {
   }
 
   @Override
-  public Codec codec(DatasetKind kind) {
+  public Codec codec(DatasetKind kind) throws Exception {
     ToProto to;
     FromBytes from;
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
         to = ProtobufSerializer::sampleList;
         from =
@@ -113,7 +113,10 @@ public final class ProtobufSerializer extends Serializer {
         from = (b, o, l) -> fromLog(LogRecordsProto.TestClassList.parser().parseFrom(b, o, l));
         break;
       default:
-        throw new IllegalArgumentException(kind.id);
+        // Any other built-in: protoc's classes for its family through protobuf's reflection API,
+        // from and to the generated model's objects.
+        return overTree(
+            kind.model(), ProtobufDynamicSerializer.generated(kind.family(), types(kind)));
     }
     ToProto toProto = to;
     FromBytes fromBytes = from;

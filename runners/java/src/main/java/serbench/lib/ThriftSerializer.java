@@ -8,13 +8,24 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.thrift.TBase;
+import org.apache.thrift.TFieldIdEnum;
+import org.apache.thrift.meta_data.EnumMetaData;
+import org.apache.thrift.meta_data.FieldMetaData;
+import org.apache.thrift.meta_data.FieldValueMetaData;
+import org.apache.thrift.meta_data.ListMetaData;
+import org.apache.thrift.meta_data.MapMetaData;
+import org.apache.thrift.meta_data.StructMetaData;
 import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TIOStreamTransport;
 import org.apache.thrift.transport.TMemoryInputTransport;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
+import serbench.harness.TypedModel;
+import serbench.harness.UserTypes;
 import serbench.model.Click;
 import serbench.model.ClickMap;
 import serbench.model.Gender;
@@ -76,7 +87,7 @@ public final class ThriftSerializer extends Serializer {
     To to;
     java.util.function.Supplier<TBase<?, ?>> empty;
     From from;
-    switch (kind) {
+    switch (kind.seed) {
       case ANDROID_USERS:
         to = ThriftSerializer::sampleList;
         empty = serbench.thrift.SampleList::new;
@@ -128,7 +139,20 @@ public final class ThriftSerializer extends Serializer {
         from = t -> fromLog((serbench.thrift.TestClassList) t);
         break;
       default:
-        throw new IllegalArgumentException(kind.id);
+        {
+          // Any other built-in: the struct thrift generated for its message, filled and read
+          // through libthrift's field metadata, from and to the generated model's objects.
+          TypedModel model = kind.model();
+          UserTypes.Type type = types(kind).message;
+          if (type.kind != UserTypes.Kind.RECORD) {
+            throw new NotApplicableException(
+                "thrift: the generic path takes a record message; " + kind.id + " is " + type);
+          }
+          StructMetaData meta = new StructMetaData(TType.STRUCT, structClass(type.name));
+          to = m -> (TBase<?, ?>) toThrift(type, meta, model.toTree(m));
+          empty = () -> newStruct(meta.structClass);
+          from = t -> model.fromTree(fromThrift(type, meta, t));
+        }
     }
     Target target = new Target();
     TBinaryProtocol out = new TBinaryProtocol(new TIOStreamTransport(target));
@@ -155,6 +179,150 @@ public final class ThriftSerializer extends Serializer {
         return fromThrift.convert(t);
       }
     };
+  }
+
+  // ---- any other built-in: the typed generic tree through libthrift's field metadata ---------
+
+  @SuppressWarnings("unchecked")
+  private static Class<? extends TBase<?, ?>> structClass(String record)
+      throws NotApplicableException {
+    try {
+      return (Class<? extends TBase<?, ?>>) Class.forName("serbench.thrift." + record);
+    } catch (ClassNotFoundException e) {
+      throw new NotApplicableException(
+          "thrift: no struct serbench.thrift." + record + " generated");
+    }
+  }
+
+  @SuppressWarnings("rawtypes")
+  private static TBase<?, ?> newStruct(Class<? extends TBase> c) {
+    try {
+      return c.getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A typed tree value as the generated struct's field value (record field k is field id k). */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object toThrift(UserTypes.Type t, FieldValueMetaData meta, Object v) {
+    if (t.kind == UserTypes.Kind.OPTIONAL) {
+      t = t.elem;
+    }
+    if (v == null) {
+      return null;
+    }
+    switch (meta.type) {
+      case TType.STRUCT:
+        {
+          TBase s = newStruct(((StructMetaData) meta).structClass);
+          Map<? extends TFieldIdEnum, FieldMetaData> fields =
+              FieldMetaData.getStructMetaDataMap(s.getClass());
+          Map<?, ?> m = (Map<?, ?>) v;
+          for (int i = 0; i < t.fields.size(); i++) {
+            TFieldIdEnum f = s.fieldForId(i + 1);
+            Object x =
+                toThrift(t.fieldTypes.get(i), fields.get(f).valueMetaData, m.get(t.fields.get(i)));
+            if (x != null) {
+              s.setFieldValue(f, x);
+            }
+          }
+          return s;
+        }
+      case TType.LIST:
+        {
+          List<Object> out = new ArrayList<>();
+          for (Object e : (List<?>) v) {
+            out.add(toThrift(t.elem, ((ListMetaData) meta).elemMetaData, e));
+          }
+          return out;
+        }
+      case TType.MAP:
+        {
+          Map<Object, Object> out = new HashMap<>();
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+            out.put(e.getKey(), toThrift(t.elem, ((MapMetaData) meta).valueMetaData, e.getValue()));
+          }
+          return out;
+        }
+      case TType.ENUM:
+        return ((EnumMetaData) meta).enumClass.getEnumConstants()[(Integer) v];
+      case TType.DOUBLE:
+        return ((Number) v).doubleValue();
+      case TType.I32:
+        return ((Number) v).intValue();
+      case TType.I64:
+        return v instanceof Instant ? ((Instant) v).toEpochMilli() : ((Number) v).longValue();
+      default:
+        return v;
+    }
+  }
+
+  /** A generated struct's field value as the typed tree's value. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object fromThrift(UserTypes.Type t, FieldValueMetaData meta, Object x) {
+    if (t.kind == UserTypes.Kind.OPTIONAL) {
+      t = t.elem;
+    }
+    if (x == null) {
+      return null;
+    }
+    switch (meta.type) {
+      case TType.STRUCT:
+        {
+          TBase s = (TBase) x;
+          Map<? extends TFieldIdEnum, FieldMetaData> fields =
+              FieldMetaData.getStructMetaDataMap(s.getClass());
+          Map<String, Object> out = new java.util.LinkedHashMap<>();
+          for (int i = 0; i < t.fields.size(); i++) {
+            TFieldIdEnum f = s.fieldForId(i + 1);
+            out.put(
+                t.fields.get(i),
+                s.isSet(f)
+                    ? fromThrift(
+                        t.fieldTypes.get(i), fields.get(f).valueMetaData, s.getFieldValue(f))
+                    : null);
+          }
+          return out;
+        }
+      case TType.LIST:
+        {
+          List<?> l = (List<?>) x;
+          List<Object> out = new ArrayList<>(l.size());
+          for (Object e : l) {
+            out.add(fromThrift(t.elem, ((ListMetaData) meta).elemMetaData, e));
+          }
+          return out;
+        }
+      case TType.MAP:
+        {
+          Map<String, Object> out = new java.util.LinkedHashMap<>();
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) x).entrySet()) {
+            out.put(
+                (String) e.getKey(),
+                fromThrift(t.elem, ((MapMetaData) meta).valueMetaData, e.getValue()));
+          }
+          return out;
+        }
+      case TType.ENUM:
+        return ((Enum<?>) x).ordinal();
+      default:
+        switch (t.kind) {
+          case INT32:
+            return ((Number) x).intValue();
+          case UINT32:
+          case INT64:
+            return ((Number) x).longValue();
+          case FLOAT32:
+            return ((Number) x).floatValue();
+          case FLOAT64:
+            return ((Number) x).doubleValue();
+          case TIMESTAMP:
+            return Instant.ofEpochMilli(((Number) x).longValue());
+          default:
+            return x;
+        }
+    }
   }
 
   @SuppressWarnings("unchecked")

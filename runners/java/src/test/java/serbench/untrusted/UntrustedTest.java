@@ -165,7 +165,8 @@ class UntrustedTest {
     Map<String, Object> ds = androidUsers(dir);
     int checked = 0;
     for (Serializer s : Registry.ALL) {
-      if (Rows.UNSAFE.containsKey(s.name()) || s.notApplicable(DatasetKind.ANDROID_USERS) != null) {
+      if (Rows.UNSAFE.containsKey(s.name())
+          || s.notApplicable(DatasetKind.byId("android-users")) != null) {
         continue;
       }
       Map<String, Object> c = new LinkedHashMap<>();

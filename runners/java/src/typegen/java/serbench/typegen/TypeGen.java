@@ -104,6 +104,7 @@ public final class TypeGen {
     Path users = Path.of(args[2]);
     Map<String, String> written = new TreeMap<>();
     Map<String, String> builtinCases = new TreeMap<>();
+    Map<String, String> families = new TreeMap<>();
     try (Stream<Path> dirs = Files.list(datasets)) {
       for (Path dir : (Iterable<Path>) dirs.sorted()::iterator) {
         Path types = dir.resolve("types.json");
@@ -114,6 +115,7 @@ public final class TypeGen {
           m.write(out, written, Files.readAllBytes(types));
           for (Map.Entry<String, String> e : m.messages(family).entrySet()) {
             builtinCases.put(e.getKey(), m.className + "(\"" + esc(e.getValue()) + "\")");
+            families.put(e.getKey(), family);
           }
         }
       }
@@ -125,6 +127,21 @@ public final class TypeGen {
     b.append("  public static final java.util.List<java.lang.String> IDS =\n");
     List<String> ids = builtinCases.keySet().stream().map(id -> "\"" + esc(id) + "\"").toList();
     b.append("      java.util.List.of(" + String.join(", ", ids) + ");\n\n");
+    // The family (datasets/ folder) of each id: where the generated schemas of its data live.
+    b.append("  /** The datasets/ folder of each built-in dataset id. */\n");
+    b.append(
+        "  public static final java.util.Map<java.lang.String, java.lang.String> FAMILIES =\n");
+    List<String> fams =
+        families.entrySet().stream()
+            .map(
+                e ->
+                    "java.util.Map.entry(\""
+                        + esc(e.getKey())
+                        + "\", \""
+                        + esc(e.getValue())
+                        + "\")")
+            .toList();
+    b.append("      java.util.Map.ofEntries(" + String.join(", ", fams) + ");\n\n");
     b.append("  /** The model of a built-in dataset id, or null. */\n");
     b.append("  public static serbench.harness.TypedModel forDataset(java.lang.String id) {\n");
     b.append("    switch (id) {\n");
