@@ -394,6 +394,26 @@ public final class UserTypes {
     return "['" + k.replace("\\", "\\\\").replace("'", "\\'") + "']";
   }
 
+  /** A generated class's scalar (a boxed Number from a getter) as the tree's value of {@code t}. */
+  public static Object treeScalar(Type t, Object x) {
+    switch (t.kind) {
+      case INT32:
+      case ENUM:
+        return ((Number) x).intValue();
+      case UINT32:
+      case INT64:
+        return ((Number) x).longValue();
+      case FLOAT32:
+        return ((Number) x).floatValue();
+      case FLOAT64:
+        return ((Number) x).doubleValue();
+      case TIMESTAMP:
+        return Instant.ofEpochMilli(((Number) x).longValue());
+      default:
+        return x;
+    }
+  }
+
   public static String field(String f) {
     return f.matches("[A-Za-z_][A-Za-z0-9_]*") ? "." + f : key(f);
   }

@@ -274,26 +274,6 @@ public final class FlatBuffersSerializer extends Serializer {
       return n.doubleValue();
     }
 
-    /** A generated accessor's scalar as the tree's value of type {@code t}. */
-    private static Object fromScalar(UserTypes.Type t, Object x) {
-      switch (t.kind) {
-        case INT32:
-        case ENUM:
-          return ((Number) x).intValue();
-        case UINT32:
-        case INT64:
-          return ((Number) x).longValue();
-        case FLOAT32:
-          return ((Number) x).floatValue();
-        case FLOAT64:
-          return ((Number) x).doubleValue();
-        case TIMESTAMP:
-          return Instant.ofEpochMilli(((Number) x).longValue());
-        default:
-          return x;
-      }
-    }
-
     /** The offset of a table built from a record of the tree (children first). */
     int table(FlatBufferBuilder b, UserTypes.Type t, Object v) {
       Class<?> c;
@@ -366,13 +346,15 @@ public final class FlatBuffersSerializer extends Serializer {
           for (int j = 0; j < n; j++) {
             Object e = invoke(get, table, j);
             l.add(
-                ft.elem.kind == UserTypes.Kind.RECORD ? read(ft.elem, e) : fromScalar(ft.elem, e));
+                ft.elem.kind == UserTypes.Kind.RECORD
+                    ? read(ft.elem, e)
+                    : UserTypes.treeScalar(ft.elem, e));
           }
           x = l;
         } else {
           x = invoke(method(c, name, 0), table);
           if (x != null) {
-            x = ft.kind == UserTypes.Kind.RECORD ? read(ft, x) : fromScalar(ft, x);
+            x = ft.kind == UserTypes.Kind.RECORD ? read(ft, x) : UserTypes.treeScalar(ft, x);
           }
         }
         out.put(t.fields.get(i), x);

@@ -307,21 +307,7 @@ public final class ThriftSerializer extends Serializer {
       case TType.ENUM:
         return ((Enum<?>) x).ordinal();
       default:
-        switch (t.kind) {
-          case INT32:
-            return ((Number) x).intValue();
-          case UINT32:
-          case INT64:
-            return ((Number) x).longValue();
-          case FLOAT32:
-            return ((Number) x).floatValue();
-          case FLOAT64:
-            return ((Number) x).doubleValue();
-          case TIMESTAMP:
-            return Instant.ofEpochMilli(((Number) x).longValue());
-          default:
-            return x;
-        }
+        return UserTypes.treeScalar(t, x);
     }
   }
 
