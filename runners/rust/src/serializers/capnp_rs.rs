@@ -31,10 +31,10 @@ pub trait Capnp: Sized {
     fn touch(r: Self::Reader<'_>) -> R<u64>;
 }
 
-fn text(t: capnp::text::Reader<'_>) -> R<String> {
+pub fn text(t: capnp::text::Reader<'_>) -> R<String> {
     Ok(t.to_str()?.to_owned())
 }
-fn ttext(t: capnp::text::Reader<'_>) -> R<u64> {
+pub fn ttext(t: capnp::text::Reader<'_>) -> R<u64> {
     let s = t.to_str()?;
     Ok(s.len() as u64 + s.as_bytes().first().copied().unwrap_or(0) as u64)
 }

@@ -22,21 +22,21 @@ pub trait Fbs: Sized {
     fn touch(t: Self::Table<'_>) -> u64;
 }
 
-fn s(o: Option<&str>) -> String {
+pub fn s(o: Option<&str>) -> String {
     o.unwrap_or_default().to_owned()
 }
-fn ts(o: Option<&str>) -> u64 {
+pub fn ts(o: Option<&str>) -> u64 {
     o.map_or(0, |x| {
         x.len() as u64 + x.as_bytes().first().copied().unwrap_or(0) as u64
     })
 }
-fn list<'a, T: Follow<'a>, R>(
+pub fn list<'a, T: Follow<'a>, R>(
     v: Option<Vector<'a, ForwardsUOffset<T>>>,
     f: impl Fn(<T as Follow<'a>>::Inner) -> Res<R>,
 ) -> Res<Vec<R>> {
     v.map_or(Ok(Vec::new()), |v| v.iter().map(f).collect())
 }
-fn touch_list<'a, T: Follow<'a>>(
+pub fn touch_list<'a, T: Follow<'a>>(
     v: Option<Vector<'a, ForwardsUOffset<T>>>,
     f: impl Fn(<T as Follow<'a>>::Inner) -> u64,
 ) -> u64 {
