@@ -283,3 +283,33 @@ def test_profile_is_independent_of_the_data_scale() -> None:
     assert orchestrate.RunConfig.for_scale("quick").profile == QUICK
     config = orchestrate.RunConfig.for_scale("quick", profile="standard")
     assert config.scale == "quick" and config.profile == STANDARD
+
+
+def test_a_block_fits_in_the_memory_the_machine_has() -> None:
+    """Every runner's processes are side by side in a block: a large dataset's cells are
+    split so that all of them together stay within MEMORY_SHARE of the memory available."""
+    import random
+
+    from serbench.schedule import Cell
+    from serbench.timing import HELD_PER_CELL, MEMORY_SHARE, STANDARD
+
+    size = 10 << 20
+    cells = [
+        Cell(runner, f"s{k}", "big", process)
+        for runner in ("a", "b")
+        for process in range(3)
+        for k in range(10)
+    ]
+    descriptors = {"big": {"expanded_bytes": size}}
+    memory = 2_400 << 20
+
+    def split(available: int | None) -> list[list[Cell]]:
+        return orchestrate.blocks(cells, descriptors, STANDARD, random.Random(0), available)
+
+    assert len(split(None)) == 2  # the runner's own cap alone: 8 cells per process
+    fitted = split(memory)
+    assert len(fitted) == 5
+    assert sorted((c for block in fitted for c in block), key=str) == sorted(cells, key=str)
+    for block in fitted:
+        assert {c.slot for c in block} == {c.slot for c in cells}  # side by side
+        assert len(block) * HELD_PER_CELL * size <= MEMORY_SHARE * memory

@@ -22,7 +22,15 @@ from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, describe_all, discover
 from serbench.schedule import Block, Cell, SlowShare
 from serbench.store import CellKey, Store, decode_json
-from serbench.timing import CELL_TIMEOUT_S, PRECISION_CAP, PROFILES, TIEBREAK_RESERVE, Timing
+from serbench.timing import (
+    CELL_TIMEOUT_S,
+    HELD_PER_CELL,
+    MEMORY_SHARE,
+    PRECISION_CAP,
+    PROFILES,
+    TIEBREAK_RESERVE,
+    Timing,
+)
 
 
 @dataclass
@@ -179,13 +187,30 @@ def _expanded_bytes(descriptor: dict[str, Any]) -> int:
     return int(descriptor.get("expanded_bytes") or 0)
 
 
+def available_memory() -> int | None:
+    """Bytes of memory the machine can give without swapping (Linux's MemAvailable)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
 def blocks(
-    cells: list[Cell], descriptors: dict[str, dict[str, Any]], timing: Timing, rng: random.Random
+    cells: list[Cell],
+    descriptors: dict[str, dict[str, Any]],
+    timing: Timing,
+    rng: random.Random,
+    memory: int | None = None,
 ) -> list[list[Cell]]:
     """The datasets in random order, each one block holding every process of every runner
     (measured side by side, so a cell's processes see the same minutes of the machine); a
     dataset's cells split into chunks so that one runner's processes hold at most
-    timing.block_bytes at once between them."""
+    timing.block_bytes at once between them, and all the block's processes together at most
+    MEMORY_SHARE of ``memory`` (the bytes available, when known)."""
     out = []
     by_dataset: dict[str, dict[tuple[str, int], list[Cell]]] = defaultdict(
         lambda: defaultdict(list)
@@ -200,7 +225,10 @@ def blocks(
         # a runner's processes hold their cells at once: together no more than one held
         # before they were side by side
         side_by_side = max(Counter(runner for runner, _ in per_slot).values())
-        chunk = max(1, timing.block_bytes // (3 * size * side_by_side))
+        per_process = timing.block_bytes // side_by_side
+        if memory is not None:
+            per_process = min(per_process, int(MEMORY_SHARE * memory) // len(per_slot))
+        chunk = max(1, per_process // (HELD_PER_CELL * size))
         parts = max(-(-len(v) // chunk) for v in per_slot.values())
         for k in range(parts):
             out.append([c for v in per_slot.values() for c in v[k * chunk : (k + 1) * chunk]])
@@ -297,7 +325,7 @@ def execute(
                 cells, ops, the_plan.specs, wire, config.scale, config.cell_timeout, save, progress
             )
             return
-        planned = blocks(cells, descriptors, timing, rng)
+        planned = blocks(cells, descriptors, timing, rng, available_memory())
         weights = [len(b) for b in planned]
         for k, block in enumerate(planned):
             share_of_rest = weights[k] / sum(weights[k:])

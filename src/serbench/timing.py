@@ -45,7 +45,7 @@ class Timing:
     jit_warmup_min_ns: int
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
     peak_alloc_max_ns: int  # ... unless one operation takes longer than this
-    block_bytes: int  # a runner process holds at most about this many bytes of cells at once
+    block_bytes: int  # a runner's processes hold at most about this many bytes of cells at once
     # after the rounds, up to this many more fresh processes for each runner and dataset
     # where a cell's confirmed processes disagree (stats.processes_disagree): one that
     # confirms the fastest gives the cell a figure back
@@ -153,6 +153,14 @@ COMPILE_BACKLOG: Final = 3
 # seconds one runner command may take before its process is killed: a full-scale cell's
 # check and its slowest batch fit in the standard value, a quick cell's in the quick one
 CELL_TIMEOUT_S: Final[dict[str, float]] = {"quick": 120.0, "standard": 600.0, "full": 600.0}
+# a runner process holds about this many times a cell's canonical size per cell (messages,
+# encoded bytes, the decoded copy, the runtime's slack): measured 5-7x on standard S5
+# (log-records, 7.7 MB canonical: Rust 1.7 GB for 33 cells, Java 1.1 GB, C++ 1.0 GB)
+HELD_PER_CELL: Final = 8
+# a block's processes together hold at most this share of the memory available when the
+# run is planned (every runner's processes are side by side: 24 at standard on S5 filled
+# 22 of 24 GB, and one was killed)
+MEMORY_SHARE: Final = 0.5
 # share of a --budget kept for tie-break processes while the rounds run
 TIEBREAK_RESERVE: Final = 0.15
 # --precision may take this many times the profile's slices and measuring time
