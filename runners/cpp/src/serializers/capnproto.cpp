@@ -12,6 +12,7 @@
 #include "log_records.capnp.h"
 #include "one_mb_dict.capnp.h"
 #include "pb_vs_msgpack.capnp.h"
+#include "serbench/glue_capnproto.h"
 
 namespace sb {
 namespace {
@@ -151,8 +152,9 @@ uint64_t walk(clr::TestClassList::Reader m) {
   return s;
 }
 
+// The generated glue (tools/typegen) for the built-ins without a mapping below.
 template <class T>
-struct CpOf;
+struct CpOf : glue::Capnproto<T> {};
 template <>
 struct CpOf<SampleList> {
   using type = cau::SampleList;
@@ -193,18 +195,22 @@ struct Full {
   static std::string reason(DatasetId id) {
     return std::string(
                "the conversion between the typed model and the capnp structs is "
-               "hand-written per seed dataset; there is none for ") +
-           dataset_name(id);
+               "hand-written for the seed datasets and generated (tools/typegen) for the other "
+               "built-ins whose types it maps; there is none for ") +
+           dataset_name(id) + " (build/generated/serbench/glue_*.h names the reason)";
   }
   std::vector<capnp::word> aligned;  // reused for unaligned frames
   // First segment reused across messages (Cap'n Proto's documented pattern: the builder
   // zeroes the used part again when it is destroyed); larger messages add segments.
   std::vector<capnp::word> first = std::vector<capnp::word>(1024, capnp::word{});
-  // only the types with a hand-written mapping (CpOf); other built-ins are not applicable
+  // only the types with a mapping (CpOf: hand-written or generated); others are not applicable
   template <class T, class = typename CpOf<T>::type>
   void encode(const T& v, Bytes& out) {
     capnp::MallocMessageBuilder msg(kj::arrayPtr(first.data(), first.size()));
-    build(msg.initRoot<typename CpOf<T>::type>(), v);
+    if constexpr (glue::Capnproto<T>::generated)
+      glue::Capnproto<T>::build(msg.initRoot<typename CpOf<T>::type>(), v);
+    else
+      build(msg.initRoot<typename CpOf<T>::type>(), v);
     CapnpOut o(out);
     capnp::writeMessage(o, msg);
   }
@@ -221,14 +227,24 @@ struct Full {
   }
   template <class T>
   size_t decode(const uint8_t* p, size_t n, T& out) {
-    with_root<T>(p, n, [&](auto r) { read(r, out); });
+    with_root<T>(p, n, [&](auto r) {
+      if constexpr (glue::Capnproto<T>::generated)
+        glue::Capnproto<T>::read(r, out);
+      else
+        read(r, out);
+    });
     return n;
   }
 };
 struct Lazy : Full {
   template <class T>
   size_t access(const T*, const uint8_t* p, size_t n, uint64_t& sink) {
-    with_root<T>(p, n, [&](auto r) { sink += walk(r); });
+    with_root<T>(p, n, [&](auto r) {
+      if constexpr (glue::Capnproto<T>::generated)
+        sink += glue::Capnproto<T>::walk(r);
+      else
+        sink += walk(r);
+    });
     return n;
   }
 };

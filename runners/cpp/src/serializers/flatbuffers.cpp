@@ -11,6 +11,7 @@
 #include "log_records_generated.h"
 #include "one_mb_dict_generated.h"
 #include "pb_vs_msgpack_generated.h"
+#include "serbench/glue_flatbuffers.h"
 
 namespace sb {
 namespace {
@@ -176,8 +177,9 @@ uint64_t walk(const flr::TestClassList* m) {
   return s;
 }
 
+// The generated glue (tools/typegen) for the built-ins without a mapping below.
 template <class T>
-struct FbOf;
+struct FbOf : glue::Flatbuffers<T> {};
 template <>
 struct FbOf<SampleList> {
   using type = fau::SampleList;
@@ -226,27 +228,37 @@ struct Full {
   static std::string reason(DatasetId id) {
     return std::string(
                "the conversion between the typed model and the flatc tables is "
-               "hand-written per seed dataset; there is none for ") +
-           dataset_name(id);
+               "hand-written for the seed datasets and generated (tools/typegen) for the other "
+               "built-ins whose types it maps; there is none for ") +
+           dataset_name(id) + " (build/generated/serbench/glue_*.h names the reason)";
   }
   FBB fbb{1024};
-  // only the types with a hand-written mapping (FbOf); other built-ins are not applicable
+  // only the types with a mapping (FbOf: hand-written or generated); others are not applicable
   template <class T, class = typename FbOf<T>::type>
   void encode(const T& v, Bytes& out) {
     fbb.Clear();
-    fbb.Finish(build(fbb, v));
+    if constexpr (glue::Flatbuffers<T>::generated)
+      fbb.Finish(glue::Flatbuffers<T>::build(fbb, v));
+    else
+      fbb.Finish(build(fbb, v));
     append(out, fbb.GetBufferPointer(), fbb.GetSize());
   }
   template <class T>
   size_t decode(const uint8_t* p, size_t n, T& out) {
-    read(root<T>(p, n), out);
+    if constexpr (glue::Flatbuffers<T>::generated)
+      glue::Flatbuffers<T>::read(root<T>(p, n), out);
+    else
+      read(root<T>(p, n), out);
     return n;
   }
 };
 struct Lazy : Full {
   template <class T>
   size_t access(const T*, const uint8_t* p, size_t n, uint64_t& sink) {
-    sink += walk(root<T>(p, n));
+    if constexpr (glue::Flatbuffers<T>::generated)
+      sink += glue::Flatbuffers<T>::walk(root<T>(p, n));
+    else
+      sink += walk(root<T>(p, n));
     return n;
   }
 };

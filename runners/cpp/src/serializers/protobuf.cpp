@@ -10,6 +10,7 @@
 #include "log_records.pb.h"
 #include "one_mb_dict.pb.h"
 #include "pb_vs_msgpack.pb.h"
+#include "serbench/glue_protobuf.h"
 
 namespace sb {
 namespace {
@@ -112,8 +113,9 @@ void from_pb(const lr::TestClassList& m, TestClassList& v) {
   }
 }
 
+// The generated glue (tools/typegen) for the built-ins without a mapping below.
 template <class T>
-struct PbOf;
+struct PbOf : glue::Protobuf<T> {};
 template <>
 struct PbOf<SampleList> {
   using type = au::SampleList;
@@ -154,8 +156,9 @@ struct Impl {
   static std::string reason(DatasetId id) {
     return std::string(
                "the conversion between the typed model and the protoc classes is "
-               "hand-written per seed dataset; there is none for ") +
-           dataset_name(id);
+               "hand-written for the seed datasets and generated (tools/typegen) for the other "
+               "built-ins whose types it maps; there is none for ") +
+           dataset_name(id) + " (build/generated/serbench/glue_*.h names the reason)";
   }
   // One reusable message per type; `filled` remembers which native object it holds so
   // that encoded_size() followed by encode() fills it once.
@@ -164,21 +167,33 @@ struct Impl {
     typename PbOf<T>::type msg;
     const T* filled = nullptr;
   };
-  std::tuple<Slot<SampleList>, Slot<Test1>, Slot<Test2>, Slot<Test3>, Slot<Test4>, Slot<Dict>,
-             Slot<ClickMap>, Slot<TestClassList>>
-      slots;
+  template <class Tuple>
+  struct SlotsOf;
+  template <class... T>
+  struct SlotsOf<std::tuple<T...>> {
+    using type = std::tuple<Slot<T>...>;
+  };
+  typename SlotsOf<decltype(std::tuple_cat(
+      std::tuple<SampleList, Test1, Test2, Test3, Test4, Dict, ClickMap, TestClassList>{},
+      std::declval<glue::ProtobufTypes>()))>::type slots;
 
   template <class T>
   auto& fill(const T& v) {
     auto& s = std::get<Slot<T>>(slots);
-    if (s.filled != &v) to_pb(v, s.msg), s.filled = &v;
+    if (s.filled != &v) {
+      if constexpr (glue::Protobuf<T>::generated)
+        glue::Protobuf<T>::to(v, s.msg);
+      else
+        to_pb(v, s.msg);
+      s.filled = &v;
+    }
     return s.msg;
   }
   template <class T>
   size_t encoded_size(const T& v) {
     return fill(v).ByteSizeLong();
   }
-  // only the types with a hand-written mapping (PbOf); other built-ins are not applicable
+  // only the types with a mapping (PbOf: hand-written or generated); others are not applicable
   template <class T, class = typename PbOf<T>::type>
   void encode(const T& v, Bytes& out) {
     auto& s = std::get<Slot<T>>(slots);
@@ -195,7 +210,10 @@ struct Impl {
     auto& m = std::get<Slot<T>>(slots).msg;
     std::get<Slot<T>>(slots).filled = nullptr;
     if (!m.ParseFromArray(p, static_cast<int>(n))) throw DecodeError("protobuf: parse failed");
-    from_pb(m, out);
+    if constexpr (glue::Protobuf<T>::generated)
+      glue::Protobuf<T>::from(m, out);
+    else
+      from_pb(m, out);
     return n;
   }
 };

@@ -13,6 +13,7 @@
 #include "log_records_types.h"
 #include "one_mb_dict_types.h"
 #include "pb_vs_msgpack_types.h"
+#include "serbench/glue_thrift.h"
 
 namespace sb {
 namespace {
@@ -94,8 +95,9 @@ void from_th(const th::TestClassList& m, TestClassList& v) {
   }
 }
 
+// The generated glue (tools/typegen) for the built-ins without a mapping below.
 template <class T>
-struct ThOf;
+struct ThOf : glue::Thrift<T> {};
 template <>
 struct ThOf<SampleList> {
   using type = th::SampleList;
@@ -137,17 +139,21 @@ struct Impl {
   static std::string reason(DatasetId id) {
     return std::string(
                "the conversion between the typed model and the thrift structs is "
-               "hand-written per seed dataset; there is none for ") +
-           dataset_name(id);
+               "hand-written for the seed datasets and generated (tools/typegen) for the other "
+               "built-ins whose types it maps; there is none for ") +
+           dataset_name(id) + " (build/generated/serbench/glue_*.h names the reason)";
   }
   std::shared_ptr<TMemoryBuffer> wbuf = std::make_shared<TMemoryBuffer>();  // owned, grows
   std::shared_ptr<TMemoryBuffer> rbuf = std::make_shared<TMemoryBuffer>();  // observes input
   Protocol wprot{wbuf}, rprot{rbuf};
-  // only the types with a hand-written mapping (ThOf); other built-ins are not applicable
+  // only the types with a mapping (ThOf: hand-written or generated); others are not applicable
   template <class T, class = typename ThOf<T>::type>
   void encode(const T& v, Bytes& out) {
     typename ThOf<T>::type m;
-    to_th(v, m);
+    if constexpr (glue::Thrift<T>::generated)
+      glue::Thrift<T>::to(v, m);
+    else
+      to_th(v, m);
     wbuf->resetBuffer();
     m.write(&wprot);
     uint8_t* p;
@@ -165,7 +171,10 @@ struct Impl {
     } catch (const apache::thrift::TException& e) {
       throw DecodeError(std::string("thrift: ") + e.what());
     }
-    from_th(m, out);
+    if constexpr (glue::Thrift<T>::generated)
+      glue::Thrift<T>::from(m, out);
+    else
+      from_th(m, out);
     return n;
   }
 };

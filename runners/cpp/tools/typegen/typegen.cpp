@@ -1,9 +1,11 @@
 // serbench-typegen: writes the C++ typed model of every dataset from its types.json
 // (datasets/README.md, "Types"). CMake builds it first and runs it at build time:
 //
-//   serbench-typegen OUTDIR builtin=FAMILY=PATH... user=NAME=PATH...
+//   serbench-typegen OUTDIR builtin=FAMILY=PATH... user=NAME=PATH... handwritten=FAMILY...
 //
-// writes OUTDIR/model.h (the built-in datasets) and OUTDIR/user_model.h (the user datasets).
+// writes OUTDIR/model.h (the built-in datasets), OUTDIR/user_model.h (the user datasets) and
+// OUTDIR/glue_{protobuf,flatbuffers,capnproto,thrift}.h: the schema glue of every built-in
+// family not named `handwritten=` (whose glue is in src/serializers/).
 //
 // Built-in families go into namespace sb (their names must not clash) with the DatasetId
 // table the harness dispatches on; each user dataset gets namespace sb::user_model::NAME
@@ -234,6 +236,322 @@ struct User {
   uint64_t hash;
 };
 
+// ---- schema glue: the conversions between the typed model and the classes protoc, flatc,
+// `capnp compile` and `thrift --gen cpp` generate from the schemas serbench writes
+// (datasets/README.md, "Schemas"), for a built-in family without hand-written glue. A type
+// the glue does not map (maps, optionals, bytes, a wrapped non-record message, names the
+// schema writers rename) leaves the family without glue: its rows stay not applicable.
+
+// The four libraries' glue of one family, written into four headers.
+struct Glue {
+  std::ostringstream pb, fb, cp, th;                      // declarations + definitions per library
+  std::ostringstream pb_tail, fb_tail, cp_tail, th_tail;  // the trait specialisations
+  std::vector<std::string> messages;                      // the glued message types
+  std::set<std::string> pb_inc, fb_inc, cp_inc, th_inc;
+};
+
+const std::set<std::string> kGlueScalars = {"int32",   "uint32",  "int64",  "bool",
+                                            "float32", "float64", "string", "timestamp_ms"};
+
+struct GlueFamily {
+  const ordered_json& types;
+  std::string snake;  // family with '-' -> '_', the schemas' file and namespace name
+
+  static bool plain(const std::string& s) {  // a name every schema writer keeps as it is
+    if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+    return !kKeywords.count(s);
+  }
+  static std::string strip(std::string t) {
+    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+    return t;
+  }
+  bool is_record(const std::string& t) const {
+    return types.contains(t) && types.at(t).contains("record");
+  }
+  bool is_enum(const std::string& t) const {
+    return types.contains(t) && types.at(t).contains("enum");
+  }
+  // Throws Unsupported unless every type reachable from `name` is mapped here.
+  void check(const std::string& name, std::set<std::string>& seen) const {
+    if (!seen.insert(name).second) return;
+    if (!plain(name)) throw Unsupported("type name `" + name + "`");
+    if (is_enum(name)) return;
+    std::set<std::string> lowered, capnp;
+    for (const auto& f : types.at(name).at("record")) {
+      std::string key = f.at(0).get<std::string>(), t = strip(f.at(1).get<std::string>());
+      if (!plain(key)) throw Unsupported("field name `" + key + "`");
+      std::string low, cap = key;
+      for (char c : key) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      cap[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(cap[0])));
+      if (!lowered.insert(low).second || !capnp.insert(cap).second || kKeywords.count(low))
+        throw Unsupported("field names that differ in case only");
+      const bool list = t.rfind("list<", 0) == 0;
+      if (list) t = t.substr(5, t.size() - 6);
+      if (t.rfind("list<", 0) == 0) throw Unsupported("a list of lists");
+      if (list && is_enum(t)) throw Unsupported("a list of enums");
+      if (kGlueScalars.count(t)) continue;
+      if (!types.contains(t)) throw Unsupported("type `" + t + "`");
+      check(t, seen);
+    }
+  }
+
+  static std::string upper_first(std::string s) {
+    s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+    return s;
+  }
+  static std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  }
+
+  // The glue of the family's messages: every record they reach once, a trait per message.
+  void write(const std::vector<std::string>& messages, Glue& g) {
+    std::set<std::string> seen;
+    for (const auto& message : messages) check(message, seen);
+    std::vector<std::string> recs;
+    for (const auto& [name, d] : types.items())
+      if (seen.count(name) && d.contains("record")) recs.push_back(name);
+    const std::string pbns = "::serbench::" + snake, fbns = "::serbench::fbs::" + snake,
+                      cpns = "::serbench::capnp_gen::" + snake, thns = "::serbench_thrift";
+    g.pb_inc.insert(snake + ".pb.h");
+    g.fb_inc.insert(snake + "_generated.h");
+    g.cp_inc.insert(snake + ".capnp.h");
+    g.th_inc.insert(snake + "_types.h");
+    std::ostringstream pb, fb, cp, th;
+    pb << "namespace "
+       << "protobuf_" + snake << " {\nnamespace m = " << pbns << ";\n";
+    fb << "namespace "
+       << "flatbuffers_" + snake << " {\nnamespace m = " << fbns
+       << ";\nusing FBB = flatbuffers::FlatBufferBuilder;\n";
+    cp << "namespace "
+       << "capnproto_" + snake << " {\nnamespace m = " << cpns << ";\n";
+    th << "namespace "
+       << "thrift_" + snake << " {\nnamespace m = " << thns << ";\n";
+    for (const auto& r : recs) {
+      const std::string n = "::sb::" + ident(r);
+      pb << "inline void to(const " << n << "& v, m::" << r
+         << "& p);\ninline void from(const m::" << r << "& p, " << n << "& v);\n";
+      fb << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n
+         << "& v);\ninline void read(const m::" << r << "* p, " << n
+         << "& v);\ninline uint64_t walk(const m::" << r << "* p);\n";
+      cp << "inline void build(m::" << r << "::Builder p, const " << n
+         << "& v);\ninline void read(m::" << r << "::Reader p, " << n
+         << "& v);\ninline uint64_t walk(m::" << r << "::Reader p);\n";
+      th << "inline void to(const " << n << "& v, m::" << r
+         << "& p);\ninline void from(const m::" << r << "& p, " << n << "& v);\n";
+    }
+    for (const auto& r : recs) record(r, pb, fb, cp, th);
+    for (auto [o, lib] : {std::pair{&pb, "protobuf_"},
+                          {&fb, "flatbuffers_"},
+                          {&cp, "capnproto_"},
+                          {&th, "thrift_"}})
+      *o << "}  // namespace " << lib << snake << "\n";
+    g.pb << pb.str();
+    g.fb << fb.str();
+    g.cp << cp.str();
+    g.th << th.str();
+    for (const auto& message : messages) traits(message, snake, pbns, fbns, cpns, thns, g);
+  }
+
+  static void traits(const std::string& message, const std::string& snake, const std::string& pbns,
+                     const std::string& fbns, const std::string& cpns, const std::string& thns,
+                     Glue& g) {
+    const std::string n = "::sb::" + ident(message), M = message;
+    g.messages.push_back(n);
+    g.pb_tail << "template <>\nstruct Protobuf<" << n << "> {\n  static constexpr bool generated = "
+              << "true;\n  using type = " << pbns << "::" << M << ";\n  static void to(const " << n
+              << "& v, type& p) {\n    p.Clear();\n    " << ("protobuf_" + snake)
+              << "::to(v, p);\n  }\n  static void from(const type& p, " << n << "& v) { "
+              << ("protobuf_" + snake) << "::from(p, v); }\n};\n";
+    g.fb_tail << "template <>\nstruct Flatbuffers<" << n
+              << "> {\n  static constexpr bool generated = true;\n  using type = " << fbns
+              << "::" << M << ";\n  static flatbuffers::Offset<type> build(flatbuffers::"
+              << "FlatBufferBuilder& b, const " << n << "& v) {\n    return "
+              << ("flatbuffers_" + snake)
+              << "::build(b, v);\n  }\n  static void read(const type* p, " << n << "& v) { "
+              << ("flatbuffers_" + snake)
+              << "::read(p, v); }\n  static uint64_t walk(const type* p) { return "
+              << ("flatbuffers_" + snake) << "::walk(p); }\n};\n";
+    g.cp_tail << "template <>\nstruct Capnproto<" << n
+              << "> {\n  static constexpr bool generated = true;\n  using type = " << cpns
+              << "::" << M << ";\n  static void build(type::Builder p, const " << n << "& v) { "
+              << ("capnproto_" + snake) << "::build(p, v); }\n  static void read(type::Reader p, "
+              << n << "& v) { " << ("capnproto_" + snake)
+              << "::read(p, v); }\n  static uint64_t walk(type::Reader p) { "
+              << "return " << ("capnproto_" + snake) << "::walk(p); }\n};\n";
+    g.th_tail << "template <>\nstruct Thrift<" << n
+              << "> {\n  static constexpr bool generated = true;\n  using type = " << thns
+              << "::" << M << ";\n  static void to(const " << n << "& v, type& p) { "
+              << ("thrift_" + snake) << "::to(v, p); }\n  static void from(const type& p, " << n
+              << "& v) { " << ("thrift_" + snake) << "::from(p, v); }\n};\n";
+  }
+
+  // One record's functions for the four libraries.
+  void record(const std::string& r, std::ostream& pb, std::ostream& fb, std::ostream& cp,
+              std::ostream& th) {
+    const std::string n = "::sb::" + ident(r);
+    std::ostringstream pbt, pbf, fbpre, fbargs, fbr, fbw, cpb, cpr, cpw, tht, thf;
+    size_t i = 0;
+    for (const auto& f : types.at(r).at("record")) {
+      const std::string key = f.at(0).get<std::string>(), mem = "v." + ident(key);
+      const std::string pl = lower(key), cap = upper_first(key);
+      std::string t = strip(f.at(1).get<std::string>());
+      const bool list = t.rfind("list<", 0) == 0;
+      if (list) t = t.substr(5, t.size() - 6);
+      const bool rec = is_record(t), en = is_enum(t), ts = t == "timestamp_ms", str = t == "string";
+      // an element's native value -> the wire value, and back
+      auto out = [&](const std::string& x, const std::string& lib_enum) {
+        if (en) return "static_cast<" + lib_enum + ">(" + x + ")";
+        if (ts) return x + ".time_since_epoch().count()";
+        return x;
+      };
+      auto in = [&](const std::string& x) {
+        if (en) return "static_cast<::sb::" + ident(t) + ">(" + x + ")";
+        if (ts) return "::sb::Timestamp(std::chrono::milliseconds(" + x + "))";
+        return x;
+      };
+      auto num = [&](const std::string& x) {
+        if (en) return "static_cast<uint64_t>(" + x + ")";
+        return "::sb::glue::touch(" + x + ")";
+      };
+      const std::string arg = "a" + std::to_string(i++);
+      fbargs << ", " << arg;
+      if (!list) {
+        if (rec) {
+          pbt << "  to(" << mem << ", *p.mutable_" << pl << "());\n";
+          pbf << "  from(p." << pl << "(), " << mem << ");\n";
+          fbpre << "  auto " << arg << " = build(b, " << mem << ");\n";
+          fbr << "  if (!p->" << key << "()) throw ::sb::DecodeError(\"flatbuffers: missing " << r
+              << "." << key << "\");\n  read(p->" << key << "(), " << mem << ");\n";
+          fbw << "  if (p->" << key << "()) s += walk(p->" << key << "());\n";
+          cpb << "  build(p.init" << cap << "(), " << mem << ");\n";
+          cpr << "  read(p.get" << cap << "(), " << mem << ");\n";
+          cpw << "  s += walk(p.get" << cap << "());\n";
+          tht << "  to(" << mem << ", p." << key << ");\n";
+          thf << "  from(p." << key << ", " << mem << ");\n";
+        } else if (str) {
+          pbt << "  p.set_" << pl << "(" << mem << ");\n";
+          pbf << "  " << mem << " = p." << pl << "();\n";
+          fbpre << "  auto " << arg << " = b.CreateString(" << mem << ");\n";
+          fbr << "  " << mem << " = ::sb::glue::str(p->" << key << "());\n";
+          fbw << "  s += ::sb::glue::touch(p->" << key << "());\n";
+          cpb << "  p.set" << cap << "(::sb::glue::text(" << mem << "));\n";
+          cpr << "  " << mem << " = ::sb::glue::str(p.get" << cap << "());\n";
+          cpw << "  s += ::sb::glue::touch(p.get" << cap << "());\n";
+          tht << "  p." << key << " = " << mem << ";\n";
+          thf << "  " << mem << " = p." << key << ";\n";
+        } else {
+          pbt << "  p.set_" << pl << "(" << out(mem, "m::" + t) << ");\n";
+          pbf << "  " << mem << " = " << in("p." + pl + "()") << ";\n";
+          fbpre << "  auto " << arg << " = " << out(mem, "m::" + t) << ";\n";
+          fbr << "  " << mem << " = " << in("p->" + key + "()") << ";\n";
+          fbw << "  s += " << num("p->" + key + "()") << ";\n";
+          cpb << "  p.set" << cap << "(" << out(mem, "m::" + t) << ");\n";
+          cpr << "  " << mem << " = " << in("p.get" + cap + "()") << ";\n";
+          cpw << "  s += " << num("p.get" + cap + "()") << ";\n";
+          tht << "  p." << key << " = " << out(mem, "m::" + t + "::type") << ";\n";
+          thf << "  " << mem << " = " << in("p." + key) << ";\n";
+        }
+        continue;
+      }
+      // list<T>
+      pbt << "  p.mutable_" << pl << "()->Reserve(static_cast<int>(" << mem << ".size()));\n";
+      pbf << "  " << mem << ".resize(static_cast<size_t>(p." << pl << "_size()));\n";
+      fbr << "  " << mem << ".clear();\n  if (const auto* l = p->" << key << "()) {\n    " << mem
+          << ".resize(l->size());\n    for (flatbuffers::uoffset_t i = 0; i < l->size(); ++i) ";
+      fbw << "  if (const auto* l = p->" << key << "())\n    for (auto x : *l) ";
+      cpb << "  {\n    auto l = p.init" << cap << "(static_cast<unsigned>(" << mem
+          << ".size()));\n    for (unsigned i = 0; i < l.size(); ++i) ";
+      cpr << "  {\n    auto l = p.get" << cap << "();\n    " << mem
+          << ".resize(l.size());\n    for (unsigned i = 0; i < l.size(); ++i) ";
+      cpw << "  for (auto x : p.get" << cap << "()) ";
+      tht << "  p." << key << ".resize(" << mem << ".size());\n  for (size_t i = 0; i < " << mem
+          << ".size(); ++i) ";
+      thf << "  " << mem << ".resize(p." << key << ".size());\n  for (size_t i = 0; i < " << mem
+          << ".size(); ++i) ";
+      pbf << "  for (size_t i = 0; i < " << mem << ".size(); ++i) ";
+      if (rec) {
+        pbt << "  for (const auto& x : " << mem << ") to(x, *p.add_" << pl << "());\n";
+        pbf << "from(p." << pl << "(static_cast<int>(i)), " << mem << "[i]);\n";
+        fbpre << "  auto " << arg << " = b.CreateVector<flatbuffers::Offset<m::" << t << ">>("
+              << mem << ".size(), [&](size_t i) { return build(b, " << mem << "[i]); });\n";
+        fbr << "read(l->Get(i), " << mem << "[i]);\n  }\n";
+        fbw << "s += walk(x);\n";
+        cpb << "build(l[i], " << mem << "[i]);\n  }\n";
+        cpr << "read(l[i], " << mem << "[i]);\n  }\n";
+        cpw << "s += walk(x);\n";
+        tht << "to(" << mem << "[i], p." << key << "[i]);\n";
+        thf << "from(p." << key << "[i], " << mem << "[i]);\n";
+      } else if (str) {
+        pbt << "  for (const auto& x : " << mem << ") p.add_" << pl << "(x);\n";
+        pbf << mem << "[i] = p." << pl << "(static_cast<int>(i));\n";
+        fbpre << "  auto " << arg << " = b.CreateVectorOfStrings(" << mem << ");\n";
+        fbr << mem << "[i] = ::sb::glue::str(l->Get(i));\n  }\n";
+        fbw << "s += ::sb::glue::touch(x);\n";
+        cpb << "l.set(i, ::sb::glue::text(" << mem << "[i]));\n  }\n";
+        cpr << mem << "[i] = ::sb::glue::str(l[i]);\n  }\n";
+        cpw << "s += ::sb::glue::touch(x);\n";
+        tht << "p." << key << "[i] = " << mem << "[i];\n";
+        thf << mem << "[i] = p." << key << "[i];\n";
+      } else {
+        pbt << "  for (const auto& x : " << mem << ") p.add_" << pl << "(" << out("x", "m::" + t)
+            << ");\n";
+        pbf << mem << "[i] = " << in("p." + pl + "(static_cast<int>(i))") << ";\n";
+        if (en || ts || t == "bool") {  // through a vector of the wire type
+          const std::string wire = en ? "m::" + t : ts ? "int64_t" : "uint8_t";
+          fbpre << "  auto " << arg << " = b.CreateVector<" << wire << ">(" << mem
+                << ".size(), [&](size_t i) { return static_cast<" << wire << ">("
+                << out(mem + "[i]", "m::" + t) << "); });\n";
+        } else {
+          fbpre << "  auto " << arg << " = b.CreateVector(" << mem << ");\n";
+        }
+        fbr << mem << "[i] = " << in("l->Get(i)") << ";\n  }\n";
+        fbw << "s += " << num("x") << ";\n";
+        cpb << "l.set(i, " << out(mem + "[i]", "m::" + t) << ");\n  }\n";
+        cpr << mem << "[i] = " << in("l[i]") << ";\n  }\n";
+        cpw << "s += " << num("x") << ";\n";
+        tht << "p." << key << "[i] = " << out(mem + "[i]", "m::" + t + "::type") << ";\n";
+        thf << mem << "[i] = " << in("p." + key + "[i]") << ";\n";
+      }
+    }
+    pb << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
+       << pbt.str() << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
+       << pbf.str() << "}\n";
+    fb << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n << "& v) {\n"
+       << fbpre.str() << "  return m::Create" << r << "(b" << fbargs.str()
+       << ");\n}\ninline void read(const m::" << r << "* p, " << n << "& v) {\n"
+       << fbr.str() << "}\ninline uint64_t walk(const m::" << r << "* p) {\n  uint64_t s = 0;\n"
+       << fbw.str() << "  return s;\n}\n";
+    cp << "inline void build(m::" << r << "::Builder p, const " << n << "& v) {\n"
+       << cpb.str() << "}\ninline void read(m::" << r << "::Reader p, " << n << "& v) {\n"
+       << cpr.str() << "}\ninline uint64_t walk(m::" << r << "::Reader p) {\n  uint64_t s = 0;\n"
+       << cpw.str() << "  return s;\n}\n";
+    th << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
+       << tht.str() << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
+       << thf.str() << "}\n";
+  }
+};
+
+std::string glue_header(const std::string& lib, const std::set<std::string>& inc,
+                        const std::string& prelude, const std::string& body,
+                        const std::string& tail) {
+  std::ostringstream o;
+  o << "// Generated by serbench-typegen (runners/cpp/tools/typegen) from the datasets'\n"
+       "// types.json at build time: do not edit. The "
+    << lib
+    << " glue of the built-in families without hand-written glue.\n#pragma once\n\n"
+       "#include <chrono>\n#include <cstdint>\n#include <cstring>\n#include <string>\n#include "
+       "<tuple>\n#include <type_traits>\n\n";
+  for (const auto& h : inc) o << "#include \"" << h << "\"\n";
+  o << "\nnamespace sb {\nnamespace glue {\n"
+    << prelude << "template <class T>\nstruct " << lib
+    << " {\n  static constexpr bool generated = false;\n};\n"
+    << body << tail << "}  // namespace glue\n}  // namespace sb\n";
+  return o.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,10 +562,16 @@ int main(int argc, char** argv) {
   std::ostringstream builtin_decl, builtin_symbols, user_decl, user_symbols;
   std::vector<Builtin> builtins;
   std::vector<User> users;
-  std::set<std::string> user_ns;
+  std::set<std::string> user_ns, handwritten;
+  Glue glue;
+  std::ostringstream glue_notes;
+  for (int i = 2; i < argc; ++i)
+    if (std::string arg = argv[i]; arg.rfind("handwritten=", 0) == 0)
+      handwritten.insert(arg.substr(12));
   try {
     for (int i = 2; i < argc; ++i) {
       std::string arg = argv[i];
+      if (arg.rfind("handwritten=", 0) == 0) continue;
       size_t a = arg.find('='), b = arg.find('=', a + 1);
       if (a == std::string::npos || b == std::string::npos)
         throw std::runtime_error("bad argument " + arg);
@@ -270,6 +594,43 @@ int main(int argc, char** argv) {
         for (const auto& [t, d] : fam.types.items()) fam.write_named(t);  // unused ones too
         builtin_decl << "// " << name << " (" << path << ")\n" << fam.ahead() << fam.decl.str();
         builtin_symbols << fam.symbols.str();
+        if (!handwritten.count(name)) {
+          std::string snake = name;
+          std::replace(snake.begin(), snake.end(), '-', '_');
+          GlueFamily gf{fam.types, snake};
+          std::vector<std::string> ms;
+          if (m.is_string()) {
+            ms.push_back(m.get<std::string>());
+          } else {
+            for (const auto& [ds, t] : m.items()) ms.push_back(t.get<std::string>());
+          }
+          try {
+            const ordered_json field_types = schema.value("field_types", ordered_json::object());
+            for (const auto& [lang, v] : field_types.items())  // a seed's wire types
+              if (lang != "avro") throw Unsupported("schema.field_types for " + lang);
+            for (const auto& t : ms)
+              if (!gf.is_record(t)) throw Unsupported("message `" + t + "` is not a record");
+            Glue one;
+            gf.write(ms, one);
+            for (auto [to, from] : {std::pair{&glue.pb, &one.pb},
+                                    {&glue.fb, &one.fb},
+                                    {&glue.cp, &one.cp},
+                                    {&glue.th, &one.th},
+                                    {&glue.pb_tail, &one.pb_tail},
+                                    {&glue.fb_tail, &one.fb_tail},
+                                    {&glue.cp_tail, &one.cp_tail},
+                                    {&glue.th_tail, &one.th_tail}})
+              *to << from->str();
+            glue.messages.insert(glue.messages.end(), one.messages.begin(), one.messages.end());
+            glue.pb_inc.insert(one.pb_inc.begin(), one.pb_inc.end());
+            glue.fb_inc.insert(one.fb_inc.begin(), one.fb_inc.end());
+            glue.cp_inc.insert(one.cp_inc.begin(), one.cp_inc.end());
+            glue.th_inc.insert(one.th_inc.begin(), one.th_inc.end());
+            glue_notes << "// " << name << ": generated\n";
+          } catch (const Unsupported& e) {
+            glue_notes << "// " << name << ": no glue (" << e.what() << ")\n";
+          }
+        }
       } else if (kind == "user") {
         User u{name, ident(name), "", "", fnv1a(text)};
         while (!user_ns.insert(u.ns).second) u.ns += "_";
@@ -350,9 +711,50 @@ int main(int argc, char** argv) {
       u << "    case " << i << ":\n      return f(TypeTag<" << users[i].type << ">{});\n";
   u << "    default:\n      return f(TypeTag<Null>{});\n  }\n}\n\n}  // namespace sb\n";
 
-  const std::string dir = argv[1];
+  const std::string dir = argv[1], notes = glue_notes.str();
+  std::string pb_types =
+      "// the glued message types (one reusable message each)\n"
+      "using ProtobufTypes = std::tuple<";
+  for (size_t i = 0; i < glue.messages.size(); ++i) pb_types += (i ? ", " : "") + glue.messages[i];
+  pb_types += ">;\n";
+  const std::string num =
+      "#ifndef SB_GLUE_TOUCH_NUMBERS  // shared by the flatbuffers and capnproto glue\n"
+      "#define SB_GLUE_TOUCH_NUMBERS\n"
+      "// a number read in place, folded into the lazy rows' sink\n"
+      "template <class X>\nstd::enable_if_t<std::is_integral_v<X>, uint64_t> touch(X x) {\n"
+      "  return static_cast<uint64_t>(x);\n}\n"
+      "inline uint64_t touch(float x) {\n  uint32_t u;\n  std::memcpy(&u, &x, sizeof u);\n"
+      "  return u;\n}\n"
+      "inline uint64_t touch(double x) {\n  uint64_t u;\n  std::memcpy(&u, &x, sizeof u);\n"
+      "  return u;\n}\n#endif\n";
+  const std::string fb_pre =
+      num +
+      "inline std::string str(const flatbuffers::String* s) {\n"
+      "  return s ? s->str() : std::string();\n}\n"
+      "inline uint64_t touch(const flatbuffers::String* s) {\n"
+      "  return s ? s->size() + (s->size() ? static_cast<uint8_t>(s->c_str()[0]) : 0) : 0;\n}\n";
+  const std::string cp_pre =
+      num +
+      "inline capnp::Text::Reader text(const std::string& s) {\n"
+      "  return capnp::Text::Reader(s.data(), s.size());\n}\n"
+      "inline std::string str(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); "
+      "}\n"
+      "inline uint64_t touch(capnp::Text::Reader t) {\n"
+      "  return t.size() + (t.size() ? static_cast<uint8_t>(t.cStr()[0]) : 0);\n}\n";
   return write_if_changed(dir + "/model.h", o.str()) &&
-                 write_if_changed(dir + "/user_model.h", u.str())
+                 write_if_changed(dir + "/user_model.h", u.str()) &&
+                 write_if_changed(dir + "/glue_protobuf.h",
+                                  glue_header("Protobuf", glue.pb_inc, notes, glue.pb.str(),
+                                              glue.pb_tail.str() + pb_types)) &&
+                 write_if_changed(dir + "/glue_flatbuffers.h",
+                                  glue_header("Flatbuffers", glue.fb_inc, notes + fb_pre,
+                                              glue.fb.str(), glue.fb_tail.str())) &&
+                 write_if_changed(dir + "/glue_capnproto.h",
+                                  glue_header("Capnproto", glue.cp_inc, notes + cp_pre,
+                                              glue.cp.str(), glue.cp_tail.str())) &&
+                 write_if_changed(
+                     dir + "/glue_thrift.h",
+                     glue_header("Thrift", glue.th_inc, notes, glue.th.str(), glue.th_tail.str()))
              ? 0
              : 1;
 }
