@@ -29,6 +29,7 @@ import numpy as np
 from serbench import stats
 from serbench.orchestrate import RunConfig
 from serbench.paths import default_db
+from serbench.schedule import SlowShare
 from serbench.store import Store, decode_json
 
 Slices = dict[int, np.ndarray]  # process -> its slice medians, in the order taken
@@ -58,14 +59,12 @@ def load(store: Store, run_id: int) -> tuple[dict[Key, Slices], dict[str, Any]]:
 
 
 def slow_share(cells: dict[Key, Slices]) -> float:
-    """The run's slow share as the scheduler learns it: over the operations that felt it."""
-    slow = total = 0
+    """The run's slow share as the scheduler learns it, without the probe's prior."""
+    learnt = SlowShare(prior_weight=0)
     for procs in cells.values():
         for x in procs.values():
-            k = int(stats.is_slow(x).sum())
-            if k:
-                slow, total = slow + k, total + len(x)
-    return slow / total if total else 0.0
+            learnt.add(list(x))
+    return learnt.share if learnt.total else 0.0
 
 
 def stop_at(x: np.ndarray, confirm: int, needed: int) -> int:
@@ -85,8 +84,7 @@ def replay(
 ) -> tuple[float, float, float, float]:
     """(slices kept, figures, within 5%, within 10%) of rule on run a, against run b."""
     timing = RunConfig(timing=config["timing"]).profile
-    share = min(max(slow_share(a), 1e-6), 0.98)
-    pooled = math.ceil(math.log(timing.miss_probability) / math.log(share))
+    pooled = SlowShare(prior=slow_share(a)).slices_needed(timing.miss_probability)
     needed = max(timing.min_slices, math.ceil(pooled / rule.processes))
     keys = [k for k in a if k in b and len(a[k]) >= 2 and len(b[k]) >= 2]
     kept = total = figures = near5 = near10 = 0
