@@ -313,3 +313,36 @@ def test_a_block_fits_in_the_memory_the_machine_has() -> None:
     for block in fitted:
         assert {c.slot for c in block} == {c.slot for c in cells}  # side by side
         assert len(block) * HELD_PER_CELL * size <= MEMORY_SHARE * memory
+
+
+def test_a_runner_that_holds_more_per_cell_is_spread_over_more_blocks() -> None:
+    """runner.json "held_per_cell": a runner whose processes hold 64x a cell (GNUstep's
+    objects) gets fewer cells per block, so the block as a whole still fits; a light
+    runner alone is not split."""
+    import random
+
+    from serbench.schedule import Cell
+    from serbench.timing import MEMORY_SHARE, STANDARD
+
+    size = 4 << 20
+    cells = [
+        Cell(runner, f"s{k}", "big", process)
+        for runner in ("light", "heavy")
+        for process in range(3)
+        for k in range(10)
+    ]
+    held = {"light": 2.0, "heavy": 64.0}
+    memory = 4_000 << 20
+
+    def split(runners: set[str]) -> list[list[Cell]]:
+        chosen = [c for c in cells if c.runner in runners]
+        return orchestrate.blocks(
+            chosen, {"big": {"expanded_bytes": size}}, STANDARD, random.Random(0), memory, held
+        )
+
+    assert len(split({"light"})) == 1
+    both = split({"light", "heavy"})
+    assert len(both) > 1
+    assert sorted((c for block in both for c in block), key=str) == sorted(cells, key=str)
+    for block in both:
+        assert sum(held[c.runner] * size for c in block) <= MEMORY_SHARE * memory

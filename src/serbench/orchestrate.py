@@ -12,7 +12,8 @@ from __future__ import annotations
 import fnmatch
 import random
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol, cast
 
@@ -199,18 +200,46 @@ def available_memory() -> int | None:
     return None
 
 
+def _parts(
+    per_slot: Mapping[tuple[str, int], list[Cell]],
+    held: Mapping[str, float],
+    size: int,
+    block_bytes: int,
+    memory: int | None,
+) -> int:
+    """The fewest parts whose chunks (each slot's cells, ceil(n / parts) at a time) keep
+    every runner's cells within block_bytes (at HELD_PER_CELL) and the whole part, at each
+    runner's own ``held`` factor, within MEMORY_SHARE of memory."""
+
+    def fits(parts: int) -> bool:
+        cells: dict[str, int] = defaultdict(int)
+        for (runner, _), v in per_slot.items():
+            cells[runner] += -(-len(v) // parts)
+        if max(cells.values()) * HELD_PER_CELL * size > block_bytes:
+            return False
+        whole = sum(n * held.get(runner, HELD_PER_CELL) * size for runner, n in cells.items())
+        return memory is None or whole <= MEMORY_SHARE * memory
+
+    most = max(len(v) for v in per_slot.values())
+    return next((k for k in range(1, most + 1) if fits(k)), most)
+
+
 def blocks(
     cells: list[Cell],
     descriptors: dict[str, dict[str, Any]],
     timing: Timing,
     rng: random.Random,
     memory: int | None = None,
+    held_per_cell: Mapping[str, float] | None = None,
 ) -> list[list[Cell]]:
     """The datasets in random order, each one block holding every process of every runner
     (measured side by side, so a cell's processes see the same minutes of the machine); a
-    dataset's cells split into chunks so that one runner's processes hold at most
-    timing.block_bytes at once between them, and all the block's processes together at most
-    MEMORY_SHARE of ``memory`` (the bytes available, when known)."""
+    dataset's cells split into as few parts as keep one runner's processes within
+    timing.block_bytes between them, and all the block's processes together within
+    MEMORY_SHARE of ``memory`` (the bytes available, when known), a process of runner R
+    holding ``held_per_cell[R]`` (default HELD_PER_CELL) times a cell's canonical size per
+    cell. Every runner's cells are spread over the parts, a heavy runner's too."""
+    held = held_per_cell or {}
     out = []
     by_dataset: dict[str, dict[tuple[str, int], list[Cell]]] = defaultdict(
         lambda: defaultdict(list)
@@ -222,16 +251,15 @@ def blocks(
     for ds in names:
         per_slot = by_dataset[ds]
         size = max(_expanded_bytes(descriptors[ds]), 1)
-        # a runner's processes hold their cells at once: together no more than one held
-        # before they were side by side
-        side_by_side = max(Counter(runner for runner, _ in per_slot).values())
-        per_process = timing.block_bytes // side_by_side
-        if memory is not None:
-            per_process = min(per_process, int(MEMORY_SHARE * memory) // len(per_slot))
-        chunk = max(1, per_process // (HELD_PER_CELL * size))
-        parts = max(-(-len(v) // chunk) for v in per_slot.values())
-        for k in range(parts):
-            out.append([c for v in per_slot.values() for c in v[k * chunk : (k + 1) * chunk]])
+        parts = _parts(per_slot, held, size, timing.block_bytes, memory)
+        for k in range(parts):  # even chunks, none larger than ceil(n / parts)
+            part = [
+                c
+                for v in per_slot.values()
+                for c in v[k * len(v) // parts : (k + 1) * len(v) // parts]
+            ]
+            if part:
+                out.append(part)
     return out
 
 
@@ -325,7 +353,8 @@ def execute(
                 cells, ops, the_plan.specs, wire, config.scale, config.cell_timeout, save, progress
             )
             return
-        planned = blocks(cells, descriptors, timing, rng, available_memory())
+        held = {name: spec.held_per_cell for name, spec in the_plan.specs.items()}
+        planned = blocks(cells, descriptors, timing, rng, available_memory(), held)
         weights = [len(b) for b in planned]
         for k, block in enumerate(planned):
             share_of_rest = weights[k] / sum(weights[k:])

@@ -13,7 +13,7 @@ from typing import Any
 from serbench import PROTOCOL_VERSION
 from serbench.client import Description
 from serbench.paths import DATASETS_DIR, RUNNERS_DIR
-from serbench.timing import DESCRIBE_TIMEOUT_S, JitKind
+from serbench.timing import DESCRIBE_TIMEOUT_S, HELD_PER_CELL, JitKind
 from serbench.userdata.registry import registry_dir
 from serbench.userdata.schemas.builtin import ENV as schemas_env
 from serbench.userdata.schemas.builtin import write_all
@@ -32,6 +32,9 @@ class RunnerSpec:
     # its build generates a typed model per dataset, user datasets included: registering
     # one rebuilds it
     typed_model: bool = False
+    # one of its processes holds about this many times a prepared cell's canonical size
+    # (runner.json "held_per_cell", measured; the orchestrator sizes blocks by it)
+    held_per_cell: float = HELD_PER_CELL
 
     def missing_tools(self) -> list[str]:
         return [tool for tool in self.requires if shutil.which(tool) is None]
@@ -50,6 +53,7 @@ def load(manifest: Path) -> RunnerSpec:
         requires=list(raw.get("requires", [])),
         jit=jit_kind(raw.get("jit"), manifest),
         typed_model=_flag(raw, "typed_model", manifest),
+        held_per_cell=_positive(raw, "held_per_cell", HELD_PER_CELL, manifest),
     )
 
 
@@ -74,6 +78,13 @@ def _flag(raw: dict[str, Any], key: str, manifest: Path) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f'{manifest}: "{key}" must be true or false, not {value!r}')
     return value
+
+
+def _positive(raw: dict[str, Any], key: str, default: float, manifest: Path) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ValueError(f'{manifest}: "{key}" must be a positive number, not {value!r}')
+    return float(value)
 
 
 class RunnerUnavailable(RuntimeError):

@@ -154,8 +154,10 @@ COMPILE_BACKLOG: Final = 3
 # check and its slowest batch fit in the standard value, a quick cell's in the quick one
 CELL_TIMEOUT_S: Final[dict[str, float]] = {"quick": 120.0, "standard": 600.0, "full": 600.0}
 # a runner process holds about this many times a cell's canonical size per cell (messages,
-# encoded bytes, the decoded copy, the runtime's slack): measured 5-7x on standard S5
-# (log-records, 7.7 MB canonical: Rust 1.7 GB for 33 cells, Java 1.1 GB, C++ 1.0 GB)
+# encoded bytes, the decoded copy, the runtime's slack) unless its runner.json says
+# "held_per_cell": measured 6-11x on standard S5 (log-records, 7.7 MB canonical, seven
+# cells prepared: Go 5.8x, Rust 7.9x, C++ 8.1x, .NET 9.0x, Node.js 9.4x, Python 11x);
+# Java (its heap grows while measuring) and GNUstep's objects take far more
 HELD_PER_CELL: Final = 8
 # a block's processes together hold at most this share of the memory available when the
 # run is planned (every runner's processes are side by side: 24 at standard on S5 filled
