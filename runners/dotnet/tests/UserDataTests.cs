@@ -7,7 +7,7 @@ using Serbench.Harness;
 
 namespace Serbench.Tests
 {
-    /// <summary>User datasets (protocol section 7) through the generic tree: a hand-made, unregistered type file.</summary>
+    /// <summary>User datasets (protocol section 7): the -dynamic rows' generic tree on a hand-made, unregistered type file; the typed rows' generated classes.</summary>
     [TestFixture]
     public class UserDataTests
     {
@@ -40,34 +40,55 @@ namespace Serbench.Tests
         }
 
         [Test]
-        public void JsonNetCarriesTheGenericTree()
+        public void JsonNetDynamicCarriesTheGenericTree()
         {
-            JObject r = Prepare("json.net", "18446744073709551615");
+            JObject r = Prepare("json.net-dynamic", "18446744073709551615");
             Assert.AreEqual("ok", (string)r["status"], r.ToString());
             Assert.AreEqual("3 message(s) equal", (string)r["check"]["detail"]);
         }
 
         [Test]
-        public void BsonCarriesItWithinInt64()
+        public void JsonNetDynamicReportsALossWithThePath()
         {
-            JObject r = Prepare("json.net-bson", "9223372036854775807");
-            Assert.AreEqual("ok", (string)r["status"], r.ToString());
+            JObject r = Prepare("json.net-dynamic", "5", "other");
+            Assert.AreEqual("check_failed", (string)r["status"]);
+            Assert.AreEqual("message 1: $.name: \"second\" != \"other\"", (string)r["check"]["detail"]);
         }
 
         [Test]
-        public void BsonHasNoUnsigned64()
+        public void BsonDynamicCarriesItWithinInt64()
         {
-            JObject r = Prepare("json.net-bson", "18446744073709551615");
+            JObject r = Prepare("json.net-bson-dynamic", "9223372036854775807");
+            Assert.AreEqual("ok", (string)r["status"], r.ToString());
+            r = Prepare("json.net-bson-dynamic", "18446744073709551615");
             Assert.AreEqual("not_applicable", (string)r["status"]);
             StringAssert.Contains("at $.big", (string)r["error"]["message"]);
         }
 
         [Test]
-        public void ALossIsReportedWithThePath()
+        public void DynamicRowsAreForUserDatasetsOnly()
         {
-            JObject r = Prepare("json.net", "5", "other");
-            Assert.AreEqual("check_failed", (string)r["status"]);
-            Assert.AreEqual("message 1: $.name: \"second\" != \"other\"", (string)r["check"]["detail"]);
+            JObject d = Describe.Build();
+            foreach (string name in new[] { "json.net-dynamic", "json.net-bson-dynamic" })
+            {
+                var row = (JObject)((JArray)d["serializers"]).Single(s => (string)s["name"] == name);
+                CollectionAssert.Contains(row["labels"].Select(l => (string)l), "dynamic", name);
+                Assert.IsTrue((bool)row["user_datasets"]["applicable"], name);
+                foreach (JProperty ds in ((JObject)row["datasets"]).Properties())
+                {
+                    Assert.IsFalse((bool)ds.Value["applicable"], name + " " + ds.Name);
+                    StringAssert.StartsWith("user datasets only", (string)ds.Value["reason"], name + " " + ds.Name);
+                }
+            }
+            var cmd = new JObject
+            {
+                { "cmd", "prepare" }, { "cell", "b" }, { "serializer", "json.net-dynamic" },
+                { "dataset", new JObject { { "name", "android-users" }, { "kind", "builtin" }, { "data", Fixtures.AndroidUsers() } } },
+                { "operations", new JArray("encode", "decode") },
+            };
+            JObject r = new Server().Handle(cmd.ToString());
+            Assert.AreEqual("not_applicable", (string)r["status"], r.ToString());
+            StringAssert.StartsWith("user datasets only", (string)r["error"]["message"]);
         }
 
         [Test]
@@ -91,12 +112,64 @@ namespace Serbench.Tests
         public void TypedLibrariesNeedTheGeneratedModel()
         {
             // This types file is not registered, so the build generated no classes for it.
-            foreach (string s in new[] { "binaryformatter", "xmlserializer", "datacontractjsonserializer", "datacontractjsonserializer-binary", "handwritten", "memcpy" })
+            foreach (string s in new[] { "binaryformatter", "xmlserializer", "datacontractjsonserializer", "datacontractjsonserializer-binary", "handwritten", "memcpy", "json.net", "json.net-bson" })
             {
                 JObject r = Prepare(s, "5");
                 Assert.AreEqual("not_applicable", (string)r["status"], s);
                 StringAssert.Contains(TypedModels.NotBuilt, (string)r["error"]["message"], s);
             }
+        }
+
+        [Test]
+        public void JsonNetTypedRowsEncodeTheGeneratedClasses()
+        {
+            // json.net and json.net-bson on a user dataset: the items are the generated classes
+            // (the built-in android-users model standing in for a registered dataset's, as above),
+            // decoded back into them; their -dynamic twins hold and decode a JToken.
+            string datasets = System.Environment.GetEnvironmentVariable("SERBENCH_DATASETS_DIR") ?? "../../../datasets"; // from build/
+            string types = Fixtures.Write("android.types.json", File.ReadAllText(Path.Combine(datasets, "android-users", "types.json")));
+            var ds = new JObject { { "name", "android-users" }, { "kind", "user" }, { "data", Fixtures.AndroidUsers() }, { "types", types }, { "schemas", new JObject() } };
+            TypedMessage model = TypedModels.Builtin("android-users");
+            foreach (string name in new[] { "json.net", "json.net-bson" })
+            {
+                Serializer typed = Registry.Find(name);
+                Assert.IsFalse(typed.GenericTree, name);
+                DatasetSpec spec = TypedModels.UserSpec(UserTypes.Spec(ds), model);
+                Loaded loaded = Datasets.Load(spec, Fixtures.AndroidUsers());
+                Assert.IsInstanceOf(model.Root, loaded.Items[0], name);
+                Codec codec = typed.Bind(spec);
+                codec.Prepare(loaded.Items);
+                var output = new MemoryStream();
+                codec.Encode(loaded.Items[0], output);
+                object decoded = codec.Decode(output.GetBuffer(), 0, (int)output.Length);
+                Assert.IsInstanceOf(model.Root, decoded, name);
+                Assert.IsNull(Canon.Diff(spec.Canonical(loaded.Items[0]), spec.Canonical(decoded), "$"), name);
+
+                Serializer dynamic = Registry.Find(name + "-dynamic");
+                Assert.IsTrue(dynamic.GenericTree, name);
+                DatasetSpec tree = UserTypes.Spec(ds);
+                Loaded treeItems = Datasets.Load(tree, Fixtures.AndroidUsers());
+                Assert.IsInstanceOf<JToken>(treeItems.Items[0], name);
+                Codec dynamicCodec = dynamic.Bind(tree);
+                output = new MemoryStream();
+                dynamicCodec.Encode(treeItems.Items[0], output);
+                Assert.IsInstanceOf<JToken>(dynamicCodec.Decode(output.GetBuffer(), 0, (int)output.Length), name);
+            }
+        }
+
+        [Test]
+        public void TypedBsonRefusesWhatBsonCannotCarryWithThePath()
+        {
+            // The typed row checks the generated classes' values (through ToCanon) before encoding.
+            var spec = new DatasetSpec { Name = "u", User = true, RootType = typeof(Dictionary<string, object>), Canonical = Canon.OfNative };
+            Codec codec = Registry.Find("json.net-bson").Bind(spec);
+            var e = Assert.Throws<NotApplicableException>(() => codec.Prepare(new List<object> { new Dictionary<string, object> { { "ok", 1L }, { "big", ulong.MaxValue } } }));
+            StringAssert.Contains("18446744073709551615 at $.big exceeds int64", e.Message);
+            e = Assert.Throws<NotApplicableException>(() => codec.Prepare(new List<object> { new Dictionary<string, object> { { "m", new Dictionary<string, int> { { "a\0b", 1 } } } } }));
+            StringAssert.Contains("key with NUL at $.m", e.Message);
+            e = Assert.Throws<NotApplicableException>(() => codec.Prepare(new List<object> { "text" }));
+            StringAssert.Contains("the message at $ is a String", e.Message);
+            Assert.DoesNotThrow(() => codec.Prepare(new List<object> { new Dictionary<string, object> { { "big", (ulong)long.MaxValue } } }));
         }
     }
 }

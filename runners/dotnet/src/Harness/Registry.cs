@@ -22,6 +22,8 @@ namespace Serbench.Harness
             new NetDataContractBinary(),
             new JsonNet(),
             new JsonNetBson(),
+            new JsonNetDynamic(),
+            new JsonNetBsonDynamic(),
         };
 
         public static Serializer Find(string name)

@@ -45,24 +45,11 @@ namespace Serbench.Harness
 
         static readonly Dictionary<string, UntrustedDecoder> Table = new Dictionary<string, UntrustedDecoder>
         {
-            {
-                "json.net", new UntrustedDecoder
-                {
-                    Rejects = JsonNetErrors.Concat(new[] { typeof(DecoderFallbackException) }).ToArray(),
-                    Generic = JsonText,
-                    Encode = v => StrictUtf8.GetBytes(CanonicalJson.ToTree(v, false).ToString(Newtonsoft.Json.Formatting.None)),
-                }
-            },
-            {
-                // BsonReader reads through System.IO.BinaryReader, whose documented error for
-                // input that ends early (EndOfStreamException) it passes on unwrapped.
-                "json.net-bson", new UntrustedDecoder
-                {
-                    Rejects = JsonNetErrors.Concat(new[] { typeof(EndOfStreamException) }).ToArray(),
-                    Generic = Bson,
-                    Encode = BsonEncode,
-                }
-            },
+            // the typed rows and their -dynamic twins share the generic decode: it is the JToken API
+            { "json.net", JsonNetText() },
+            { "json.net-dynamic", JsonNetText() },
+            { "json.net-bson", JsonNetBson() },
+            { "json.net-bson-dynamic", JsonNetBson() },
             { "datacontractjsonserializer", new UntrustedDecoder { Rejects = DataContractErrors, Generic = b => JsonMapping.Read(JsonMapping.TextReader(b)) } },
             { "datacontractjsonserializer-binary", new UntrustedDecoder { Rejects = DataContractErrors, Generic = b => JsonMapping.Read(JsonMapping.BinaryReader(b)) } },
             { "datacontractserializer", new UntrustedDecoder { Rejects = DataContractErrors } },
@@ -91,6 +78,28 @@ namespace Serbench.Harness
         {
             UntrustedDecoder d;
             return Table.TryGetValue(serializer, out d) ? d : new UntrustedDecoder { Unsupported = serializer + " does not take untrusted input in this runner yet" };
+        }
+
+        static UntrustedDecoder JsonNetText()
+        {
+            return new UntrustedDecoder
+            {
+                Rejects = JsonNetErrors.Concat(new[] { typeof(DecoderFallbackException) }).ToArray(),
+                Generic = JsonText,
+                Encode = v => StrictUtf8.GetBytes(CanonicalJson.ToTree(v, false).ToString(Newtonsoft.Json.Formatting.None)),
+            };
+        }
+
+        // BsonReader reads through System.IO.BinaryReader, whose documented error for input
+        // that ends early (EndOfStreamException) it passes on unwrapped.
+        static UntrustedDecoder JsonNetBson()
+        {
+            return new UntrustedDecoder
+            {
+                Rejects = JsonNetErrors.Concat(new[] { typeof(EndOfStreamException) }).ToArray(),
+                Generic = Bson,
+                Encode = BsonEncode,
+            };
         }
 
         static UntrustedDecoder Unsafe(string library)

@@ -208,6 +208,34 @@ namespace Serbench.Harness
             return rec;
         }
 
+        /// <summary>
+        /// RequireBson on Canon's form: a typed row's message through its generated ToCanon
+        /// (integers are long, BigInteger only beyond int64).
+        /// </summary>
+        public static void RequireBsonCanon(object c, string path)
+        {
+            if (path == "$" && !(c is Dictionary<string, object>) && !(c is List<object>))
+                throw new NotApplicableException("bson: the message at $ is " + (c == null ? "null" : "a " + c.GetType().Name) + "; a BSON document is a map or an array");
+            if (c is BigInteger)
+                throw new NotApplicableException("bson: " + c + " at " + path + " exceeds int64 (BSON has no unsigned or arbitrary-precision integer)");
+            var list = c as List<object>;
+            if (list != null)
+            {
+                for (int i = 0; i < list.Count; i++)
+                    RequireBsonCanon(list[i], path + "[" + i + "]");
+            }
+            var map = c as Dictionary<string, object>;
+            if (map != null)
+            {
+                foreach (KeyValuePair<string, object> p in map)
+                {
+                    if (p.Key.IndexOf('\0') >= 0)
+                        throw new NotApplicableException("bson: key with NUL at " + path + " (BSON keys are C strings)");
+                    RequireBsonCanon(p.Value, path + "." + p.Key);
+                }
+            }
+        }
+
         /// <summary>BSON: a document or array at the root, integers within int64.</summary>
         public static void RequireBson(JToken t, string path)
         {

@@ -1,7 +1,6 @@
 using System;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Bson;
-using Newtonsoft.Json.Linq;
 using Serbench.Harness;
 
 namespace Serbench.Libraries
@@ -9,7 +8,9 @@ namespace Serbench.Libraries
     /// <summary>
     /// Json.NET's BsonWriter/BsonReader (Newtonsoft.Json.Bson, in the same assembly in 6.0):
     /// a root list is a BSON document keyed "0", "1", ... read back with ReadRootValueAsArray;
-    /// dates are BSON UTC datetimes.
+    /// dates are BSON UTC datetimes. The generated classes on built-in and user datasets alike;
+    /// what BSON cannot carry (an integer beyond int64, NUL in a key, a root that is not a
+    /// document) is not applicable with its path. The JToken API is `json.net-bson-dynamic`.
     /// </summary>
     public sealed class JsonNetBson : Serializer
     {
@@ -20,13 +21,11 @@ namespace Serbench.Libraries
         public override string[] Labels { get { return new[] { "binary", "schemaless", "reflective", "copying-decode", "map-layout", "enum-as-ordinal", "root-list-document" }; } }
         public override string[] Assemblies { get { return new[] { typeof(JsonConvert).Assembly.Location }; } }
 
-        public override bool GenericTree { get { return true; } }
-
         public override Codec Bind(DatasetSpec spec)
         {
             JsonSerializer json = JsonSerializer.Create();
-            Type root = spec.User ? typeof(JToken) : spec.RootType;
-            bool rootArray = spec.User ? spec.Types.RootIsList(spec.TypeExpr) : typeof(System.Collections.IList).IsAssignableFrom(root);
+            Type root = spec.RootType;
+            bool rootArray = typeof(System.Collections.IList).IsAssignableFrom(root);
             return new StreamCodec(
                 (o, s) =>
                 {
@@ -37,11 +36,10 @@ namespace Serbench.Libraries
                 s => json.Deserialize(new BsonReader(s, rootArray, DateTimeKind.Utc), root),
                 items =>
                 {
+                    if (!spec.User)
+                        return;
                     foreach (object item in items)
-                    {
-                        if (spec.User)
-                            UserTypes.RequireBson((JToken)item, "$");
-                    }
+                        UserTypes.RequireBsonCanon(spec.Canonical(item), "$");
                 });
         }
     }
