@@ -100,3 +100,18 @@ def test_options_that_make_no_run_fail_before_it_starts(args: list[str], message
     result = CliRunner().invoke(cli.app, args)
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.output.split())
+
+
+def test_a_probe_runner_that_cannot_time_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`serbench noise` (and a run's probe, which then goes on without it) when the probe
+    runner cannot time its operation: ProbeFailed naming the runner, not a traceback."""
+    from serbench import noise
+
+    monkeypatch.setattr(noise, "PROBE_RUNNER", "no-such-runner")
+    with pytest.raises(noise.ProbeFailed, match="no-such-runner"):
+        noise.measure(seconds=0.1, cost_of=[])
+    result = CliRunner().invoke(cli.app, ["noise", "--seconds", "0.1"])
+    assert result.exit_code == 2
+    assert "no-such-runner" in result.output and "Traceback" not in result.output

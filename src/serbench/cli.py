@@ -550,8 +550,12 @@ def noise_cmd(
 ) -> None:
     """This machine's noise now: fast and slow phases, their length, each runtime's cost of a
     timed sample, and the precision a standard run can expect."""
-    with console.status(f"timing a fixed workload for {seconds:.0f} s"):
-        n = noise.measure(seconds)
+    try:
+        with console.status(f"timing a fixed workload for {seconds:.0f} s"):
+            n = noise.measure(seconds)
+    except noise.ProbeFailed as exc:
+        _fail(str(exc))
+        return
     report.print_noise(n.as_dict(), console)
 
 

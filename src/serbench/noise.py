@@ -118,10 +118,20 @@ def sample_cost(spec: RunnerSpec) -> float | None:
         return None
 
 
+class ProbeFailed(RuntimeError):
+    """The probe runner could not time its operation (not built, or it failed)."""
+
+
 def measure(seconds: float = NOISE_PROBE_S, cost_of: list[str] | None = None) -> Noise:
     specs = runners.discover()
-    with RunnerSession(specs[PROBE_RUNNER], NOISE_SESSION_TIMEOUT_S) as session:
-        at, per_op = _series(RunnerClient(session), seconds)
+    try:
+        with RunnerSession(specs[PROBE_RUNNER], NOISE_SESSION_TIMEOUT_S) as session:
+            at, per_op = _series(RunnerClient(session), seconds)
+    except (SessionFault, CommandError, OSError, KeyError) as exc:
+        raise ProbeFailed(
+            f"runner {PROBE_RUNNER} could not time {'/'.join(PROBE)} ({exc}); "
+            f"is it built? `serbench build -r {PROBE_RUNNER}`"
+        ) from exc
     fast = fast_mode(per_op)
     slow_mask = per_op > per_op.min() * (1 + FAST_MODE_WIDTH)
     phases = _phases(at, slow_mask)
