@@ -60,7 +60,7 @@ public final class FlatBuffersSerializer extends Serializer {
 
   @Override
   public String userNotApplicable() {
-    return "flatbuffers-java has only generated accessors (no reflection or dynamic API); the runner is built before user datasets exist";
+    return "flatbuffers-java has only generated accessors (no reflection or dynamic API): the build compiles each user dataset's .fbs with flatc (serbench.typed.t<sha>.fb), but the conversion to those classes is not written yet";
   }
 
   @Override

@@ -1,5 +1,6 @@
 package serbench.lib;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 import java.io.IOException;
@@ -10,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
+import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.model.Click;
 import serbench.model.ClickMap;
@@ -56,7 +59,29 @@ public final class ProtobufSerializer extends Serializer {
 
   @Override
   public String userNotApplicable() {
-    return "protobuf uses classes generated from the built-in .proto files at build time: user datasets go through protobuf-dynamic (DynamicMessage)";
+    return null;
+  }
+
+  @Override
+  public boolean typedUser() {
+    return true;
+  }
+
+  /**
+   * A user dataset: protoc's classes for its .proto (generated at build time into {@code
+   * serbench.typed.t<sha>.pb}, beside its typed model), filled and read through protobuf's
+   * reflection API from and to the model's objects, as for a built-in without hand-written code.
+   */
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
+    JsonNode proto = schemas.path("proto");
+    if (proto.has("unavailable")) {
+      throw new NotApplicableException(proto.get("unavailable").asText());
+    }
+    if (!proto.has("path")) {
+      throw new NotApplicableException("protobuf: the dataset has no .proto");
+    }
+    return overTree(data.model, ProtobufDynamicSerializer.generatedUser(data, proto));
   }
 
   @Override

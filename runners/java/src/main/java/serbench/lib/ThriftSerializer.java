@@ -1,5 +1,6 @@
 package serbench.lib;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
@@ -21,6 +22,7 @@ import org.apache.thrift.transport.TIOStreamTransport;
 import org.apache.thrift.transport.TMemoryInputTransport;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
@@ -56,7 +58,64 @@ public final class ThriftSerializer extends Serializer {
 
   @Override
   public String userNotApplicable() {
-    return "libthrift for Java reads and writes only classes generated from a .thrift at build time (no dynamic API); the runner is built before user datasets exist";
+    return null;
+  }
+
+  @Override
+  public boolean typedUser() {
+    return true;
+  }
+
+  /**
+   * A user dataset: the structs thrift generated at build time from its .thrift into {@code
+   * serbench.typed.t<sha>.thrift} (beside its typed model), filled and read through libthrift's
+   * field metadata from and to the model's objects, as for a built-in without hand-written code. A
+   * message that is not a record is field 1 of the schema's root struct.
+   */
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
+    JsonNode th = schemas.path("thrift");
+    if (th.has("unavailable")) {
+      throw new NotApplicableException(th.get("unavailable").asText());
+    }
+    if (!th.has("path")) {
+      throw new NotApplicableException("thrift: the dataset has no .thrift");
+    }
+    TypedModel model = data.model;
+    UserTypes.Type type = data.types.message;
+    boolean wrapped = type.kind != UserTypes.Kind.RECORD;
+    String root = th.path("root").asText(wrapped ? "Root" : type.name);
+    String pkg = model.getClass().getPackageName() + ".thrift.";
+    StructMetaData meta = new StructMetaData(TType.STRUCT, structClass(pkg, root));
+    if (!wrapped) {
+      return codec(
+          m -> (TBase<?, ?>) toThrift(type, meta, model.toTree(m)),
+          () -> newStruct(meta.structClass),
+          t -> model.fromTree(fromThrift(type, meta, t)));
+    }
+    TBase<?, ?> proto = newStruct(meta.structClass);
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    TFieldIdEnum value = ((TBase) proto).fieldForId(1);
+    Map<? extends TFieldIdEnum, FieldMetaData> fields =
+        FieldMetaData.getStructMetaDataMap(proto.getClass());
+    FieldValueMetaData vmeta = fields.get(value).valueMetaData;
+    return codec(
+        m -> {
+          @SuppressWarnings({"unchecked", "rawtypes"})
+          TBase s = newStruct(meta.structClass);
+          Object x = toThrift(type, vmeta, model.toTree(m));
+          if (x != null) {
+            s.setFieldValue(value, x);
+          }
+          return s;
+        },
+        () -> newStruct(meta.structClass),
+        t -> {
+          @SuppressWarnings({"unchecked", "rawtypes"})
+          TBase s = t;
+          return model.fromTree(
+              s.isSet(value) ? fromThrift(type, vmeta, s.getFieldValue(value)) : null);
+        });
   }
 
   private interface To {
@@ -148,19 +207,23 @@ public final class ThriftSerializer extends Serializer {
             throw new NotApplicableException(
                 "thrift: the generic path takes a record message; " + kind.id + " is " + type);
           }
-          StructMetaData meta = new StructMetaData(TType.STRUCT, structClass(type.name));
+          StructMetaData meta =
+              new StructMetaData(TType.STRUCT, structClass("serbench.thrift.", type.name));
           to = m -> (TBase<?, ?>) toThrift(type, meta, model.toTree(m));
           empty = () -> newStruct(meta.structClass);
           from = t -> model.fromTree(fromThrift(type, meta, t));
         }
     }
+    return codec(to, empty, from);
+  }
+
+  private static Codec codec(
+      To toThrift, java.util.function.Supplier<TBase<?, ?>> newStruct, From fromThrift)
+      throws Exception {
     Target target = new Target();
     TBinaryProtocol out = new TBinaryProtocol(new TIOStreamTransport(target));
     TMemoryInputTransport inTransport = new TMemoryInputTransport();
     TBinaryProtocol in = new TBinaryProtocol(inTransport);
-    To toThrift = to;
-    From fromThrift = from;
-    java.util.function.Supplier<TBase<?, ?>> newStruct = empty;
     return new Codec() {
       @Override
       public void encode(Object message, Buf buf) throws Exception {
@@ -184,13 +247,12 @@ public final class ThriftSerializer extends Serializer {
   // ---- any other built-in: the typed generic tree through libthrift's field metadata ---------
 
   @SuppressWarnings("unchecked")
-  private static Class<? extends TBase<?, ?>> structClass(String record)
+  private static Class<? extends TBase<?, ?>> structClass(String pkg, String record)
       throws NotApplicableException {
     try {
-      return (Class<? extends TBase<?, ?>>) Class.forName("serbench.thrift." + record);
+      return (Class<? extends TBase<?, ?>>) Class.forName(pkg + record);
     } catch (ClassNotFoundException e) {
-      throw new NotApplicableException(
-          "thrift: no struct serbench.thrift." + record + " generated");
+      throw new NotApplicableException("thrift: no struct " + pkg + record + " generated");
     }
   }
 

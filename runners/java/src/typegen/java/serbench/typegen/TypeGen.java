@@ -154,6 +154,90 @@ public final class TypeGen {
     }
     prune(out, written);
     System.out.println("typegen: " + written.size() + " files in " + out);
+    if (args.length > 3) {
+      Path schemasOut = Path.of(args[3]);
+      Map<String, String> schemas = new TreeMap<>();
+      userSchemas(users, schemasOut, schemas);
+      prune(schemasOut, schemas);
+      if (schemas.values().stream().noneMatch(rel -> rel.startsWith("proto/"))) {
+        // protoc does not run without a .proto, so it would not clear its last output
+        Path stale = schemasOut.resolveSibling("generated-sources/user-protobuf");
+        if (Files.isDirectory(stale)) {
+          try (Stream<Path> all = Files.walk(stale)) {
+            for (Path p :
+                (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
+              Files.delete(p);
+            }
+          }
+        }
+      }
+      System.out.println("typegen: " + schemas.size() + " user schemas in " + schemasOut);
+    }
+  }
+
+  /**
+   * Copies of the registered user datasets' .proto, .fbs and .thrift files for protoc, flatc and
+   * thrift (the pom runs them): {@code <out>/<proto|fbs|thrift>/t<sha>/<file>}, each declaring the
+   * Java package {@code serbench.typed.t<sha>.<pb|fb|thrift>} next to the dataset's typed model
+   * (the protobuf package becomes {@code t<sha>}, so two datasets never clash in one protoc run).
+   * Only the namespace lines change: field numbers, names and types are the orchestrator's. A
+   * dataset whose types file another dataset already has (same sha) is generated once.
+   */
+  private static void userSchemas(Path users, Path out, Map<String, String> written)
+      throws Exception {
+    for (String kind : List.of("proto", "fbs", "thrift")) {
+      Files.createDirectories(out.resolve(kind));
+    }
+    if (!Files.isDirectory(users)) {
+      return;
+    }
+    Set<String> done = new HashSet<>();
+    try (Stream<Path> dirs = Files.list(users)) {
+      for (Path dir : (Iterable<Path>) dirs.sorted()::iterator) {
+        Path meta = dir.resolve("dataset.json");
+        if (!Files.isRegularFile(meta)) {
+          continue;
+        }
+        JsonNode ds = JSON.readTree(meta.toFile());
+        JsonNode t = ds.get("types");
+        if (t == null || !t.isTextual() || !Files.isRegularFile(dir.resolve(t.asText()))) {
+          continue;
+        }
+        String sha = "t" + sha256(Files.readAllBytes(dir.resolve(t.asText()))).substring(0, 16);
+        if (!done.add(sha)) {
+          continue;
+        }
+        String pkg = "serbench.typed." + sha;
+        for (String kind : List.of("proto", "fbs", "thrift")) {
+          JsonNode path = ds.path("schemas").path(kind).path("path");
+          if (!path.isTextual()) {
+            continue;
+          }
+          Path src = dir.resolve(path.asText());
+          if (!Files.isRegularFile(src)) {
+            continue;
+          }
+          String text = Files.readString(src);
+          switch (kind) {
+            case "proto":
+              text =
+                  text.replaceFirst("(?m)^package [^;]*;", "package " + sha + ";")
+                      + "\noption java_package = \""
+                      + pkg
+                      + ".pb\";\noption java_outer_classname = \"SerbenchProto\";\n";
+              break;
+            case "fbs":
+              text = text.replaceFirst("(?m)^namespace [^;]*;", "namespace " + pkg + ".fb;");
+              break;
+            default:
+              text =
+                  text.replaceAll("(?m)^namespace .*$", "")
+                      .replaceFirst("^", "namespace java " + pkg + ".thrift\n");
+          }
+          put(out, kind + "/" + sha + "/" + src.getFileName(), text, written);
+        }
+      }
+    }
   }
 
   /** The models of the tests' hand-made user datasets ({@code *.types.json} in {@code dir}). */
