@@ -78,6 +78,24 @@ public abstract class Serializer {
   }
 
   /**
+   * A user dataset's schema of one kind ({@code schemas.<kind>}, as the orchestrator wrote it)
+   * holding {@code field}: not applicable with the orchestrator's reason when it marked the schema
+   * unavailable, or naming what is missing.
+   */
+  protected static com.fasterxml.jackson.databind.JsonNode userSchema(
+      com.fasterxml.jackson.databind.JsonNode schemas, String kind, String field, String missing)
+      throws NotApplicableException {
+    com.fasterxml.jackson.databind.JsonNode schema = schemas.path(kind);
+    if (schema.has("unavailable")) {
+      throw new NotApplicableException(schema.get("unavailable").asText());
+    }
+    if (!schema.has(field)) {
+      throw new NotApplicableException(missing);
+    }
+    return schema;
+  }
+
+  /**
    * Whether {@link #userCodec} takes a user dataset's items as the classes of its generated model
    * ({@link Dataset#model}) rather than the typed generic tree.
    */

@@ -199,13 +199,7 @@ public final class AvroSerializer extends Serializer {
    */
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
-    JsonNode avsc = schemas.path("avsc");
-    if (avsc.has("unavailable")) {
-      throw new NotApplicableException(avsc.get("unavailable").asText());
-    }
-    if (!avsc.has("path")) {
-      throw new NotApplicableException("avro: the dataset has no .avsc schema");
-    }
+    JsonNode avsc = userSchema(schemas, "avsc", "path", "avro: the dataset has no .avsc schema");
     Schema schema = new Schema.Parser().parse(new File(avsc.get("path").asText()));
     UserTypes.Type type = data.types.message;
     for (int i = 0; i < data.items.size(); i++) {

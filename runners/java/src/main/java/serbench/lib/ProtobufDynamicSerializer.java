@@ -104,14 +104,12 @@ public final class ProtobufDynamicSerializer extends Serializer {
 
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
-    JsonNode proto = schemas.path("proto");
-    if (proto.has("unavailable")) {
-      throw new NotApplicableException(proto.get("unavailable").asText());
-    }
-    if (!proto.has("descriptor_set")) {
-      throw new NotApplicableException(
-          "protobuf-dynamic: the dataset has no compiled descriptor_set for its .proto");
-    }
+    JsonNode proto =
+        userSchema(
+            schemas,
+            "proto",
+            "descriptor_set",
+            "protobuf-dynamic: the dataset has no compiled descriptor_set for its .proto");
     Type type = data.types.message;
     boolean wrapped = type.kind != Kind.RECORD;
     String name = proto.path("message").asText(wrapped ? "Root" : type.name);

@@ -74,13 +74,7 @@ public final class ProtobufSerializer extends Serializer {
    */
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
-    JsonNode proto = schemas.path("proto");
-    if (proto.has("unavailable")) {
-      throw new NotApplicableException(proto.get("unavailable").asText());
-    }
-    if (!proto.has("path")) {
-      throw new NotApplicableException("protobuf: the dataset has no .proto");
-    }
+    JsonNode proto = userSchema(schemas, "proto", "path", "protobuf: the dataset has no .proto");
     return overTree(data.model, ProtobufDynamicSerializer.generatedUser(data, proto));
   }
 

@@ -74,13 +74,7 @@ public final class ThriftSerializer extends Serializer {
    */
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
-    JsonNode th = schemas.path("thrift");
-    if (th.has("unavailable")) {
-      throw new NotApplicableException(th.get("unavailable").asText());
-    }
-    if (!th.has("path")) {
-      throw new NotApplicableException("thrift: the dataset has no .thrift");
-    }
+    JsonNode th = userSchema(schemas, "thrift", "path", "thrift: the dataset has no .thrift");
     TypedModel model = data.model;
     UserTypes.Type type = data.types.message;
     boolean wrapped = type.kind != UserTypes.Kind.RECORD;
