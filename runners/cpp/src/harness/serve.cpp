@@ -185,8 +185,12 @@ Prepared prepare_typed_user(const SerializerEntry& entry, const PrepareRequest& 
   if (!why.empty()) throw PrepareFailure("not_applicable", "not_applicable", why);
   return dispatch_user_model(i, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    // a row that needs more than the model (a schema's generated classes) says why not
+    auto codec = entry.make_typed_user(i);
+    std::string na = codec->configure(*types);
+    if (!na.empty()) throw PrepareFailure("not_applicable", "not_applicable", na);
     return prepare_typed<T>(
-        entry.make_typed_user(i), q,
+        std::move(codec), q,
         [types](const std::string& path) {
           return typed_dataset<T>(load_user_dataset(path, *types));
         },

@@ -14,6 +14,7 @@
 // `bigint`, a recursive record) leaves the user dataset without a model, with the reason.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -534,6 +535,165 @@ struct GlueFamily {
   }
 };
 
+// ---- protobuf glue of a user dataset: the conversions between its typed model
+// (sb::user_model::NAME) and the classes protoc generates from the .proto the orchestrator
+// wrote (src/serbench/userdata/schemas/proto.py): scalars, bytes, timestamp_ms (int64), enums
+// (symbols numbered by position), nested records, proto3 `optional` (has_), repeated and
+// map<string, _> fields, null (an `optional bool` never set, `repeated bool` in a list).
+// Anything else (a renamed name, an optional in a list, ...) leaves the dataset without
+// glue: its typed protobuf row says why.
+struct UserPbGlue {
+  const ordered_json& types;
+  std::string ns, pbns;  // "::sb::user_model::NAME", "::serbench::user::NAME"
+  std::set<std::string> seen;
+  std::vector<std::string> recs;
+
+  static std::string strip(std::string t) {
+    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+    return t;
+  }
+  bool is_record(const std::string& t) const {
+    return types.contains(t) && types.at(t).contains("record");
+  }
+  bool is_enum(const std::string& t) const {
+    return types.contains(t) && types.at(t).contains("enum");
+  }
+  static bool is_scalar(const std::string& t) {
+    static const std::set<std::string> s = {"int32", "uint32",      "int64",   "uint64",
+                                            "bool",  "float32",     "float64", "string",
+                                            "bytes", "timestamp_ms"};
+    return s.count(t) > 0;
+  }
+  void visit(const std::string& name) {
+    if (!seen.insert(name).second) return;
+    if (!GlueFamily::plain(name)) throw Unsupported("type name `" + name + "`");
+    if (is_enum(name)) return;
+    std::set<std::string> lowered;
+    for (const auto& f : types.at(name).at("record")) {
+      std::string key = f.at(0).get<std::string>();
+      if (!GlueFamily::plain(key)) throw Unsupported("field name `" + key + "`");
+      std::string low = GlueFamily::lower(key);
+      if (!lowered.insert(low).second || kKeywords.count(low))
+        throw Unsupported("field names that differ in case only");
+      std::string t = strip(f.at(1).get<std::string>());
+      for (const char* w : {"list<", "optional<", "map<string,"})
+        if (t.rfind(w, 0) == 0) {
+          t = t.substr(std::strlen(w), t.size() - std::strlen(w) - 1);
+          break;
+        }
+      if (t.rfind("list<", 0) == 0 || t.rfind("map<", 0) == 0 || t.rfind("optional<", 0) == 0)
+        throw Unsupported("a nested list, map or optional");
+      if (is_scalar(t) || t == "null") continue;
+      if (!types.contains(t)) throw Unsupported("type `" + t + "`");
+      visit(t);
+    }
+    recs.push_back(name);  // after the records it holds
+  }
+  // native element -> wire value, and back
+  std::string out(const std::string& t, const std::string& x) const {
+    if (is_enum(t)) return "static_cast<m::" + t + ">(" + x + ")";
+    if (t == "timestamp_ms") return x + ".time_since_epoch().count()";
+    if (t == "bytes")
+      return "std::string(reinterpret_cast<const char*>(" + x + ".data()), " + x + ".size())";
+    return x;
+  }
+  std::string in(const std::string& t, const std::string& x) const {
+    if (is_enum(t)) return "static_cast<" + ns + "::" + ident(t) + ">(" + x + ")";
+    if (t == "timestamp_ms") return "::sb::Timestamp(std::chrono::milliseconds(" + x + "))";
+    if (t == "bytes") return "::sb::Blob(" + x + ".begin(), " + x + ".end())";
+    return x;
+  }
+  void record(const std::string& r, std::ostream& o) {
+    const std::string n = ns + "::" + ident(r);
+    std::ostringstream to, from;
+    for (const auto& f : types.at(r).at("record")) {
+      const std::string key = f.at(0).get<std::string>(), mem = "v." + ident(key),
+                        pl = GlueFamily::lower(key);
+      std::string t = strip(f.at(1).get<std::string>());
+      auto inner = [&](size_t k) { return t.substr(k, t.size() - k - 1); };
+      if (t.rfind("list<", 0) == 0) {
+        t = inner(5);
+        to << "  p.mutable_" << pl << "()->Reserve(static_cast<int>(" << mem << ".size()));\n";
+        from << "  " << mem << ".resize(static_cast<size_t>(p." << pl << "_size()));\n";
+        if (t == "null") {  // a list only ever seen empty (protobuf-dynamic says the same)
+          to << "  if (!" << mem << ".empty())\n    throw ::sb::NotApplicable(\"protobuf: nulls in "
+             << "a list (a repeated bool field) at " << r << "." << key << "\");\n";
+        } else if (is_record(t)) {
+          to << "  for (const auto& x : " << mem << ") to(x, *p.add_" << pl << "());\n";
+          from << "  for (size_t i = 0; i < " << mem << ".size(); ++i) from(p." << pl
+               << "(static_cast<int>(i)), " << mem << "[i]);\n";
+        } else {
+          to << "  for (const auto& x : " << mem << ") p.add_" << pl << "(" << out(t, "x")
+             << ");\n";
+          from << "  for (size_t i = 0; i < " << mem << ".size(); ++i) " << mem
+               << "[i] = " << in(t, "p." + pl + "(static_cast<int>(i))") << ";\n";
+        }
+      } else if (t.rfind("map<string,", 0) == 0) {
+        t = inner(11);
+        if (t == "null") throw Unsupported("a map of nulls");
+        to << "  {\n    auto& m_ = *p.mutable_" << pl
+           << "();\n    for (const auto& [k, x] : " << mem << ") ";
+        from << "  " << mem << ".clear();\n  for (const auto& [k, x] : p." << pl << "()) ";
+        if (is_record(t)) {
+          to << "to(x, m_[k]);\n  }\n";
+          from << "from(x, " << mem << "[k]);\n";
+        } else {
+          to << "m_[k] = " << out(t, "x") << ";\n  }\n";
+          from << mem << ".emplace(k, " << in(t, "x") << ");\n";
+        }
+      } else if (t.rfind("optional<", 0) == 0) {
+        t = inner(9);
+        if (t == "null") {  // an `optional bool` never set: always null
+          from << "  " << mem << ".reset();\n";
+          continue;
+        }
+        if (is_record(t)) {
+          to << "  if (" << mem << ") to(*" << mem << ", *p.mutable_" << pl << "());\n";
+          from << "  if (p.has_" << pl << "())\n    from(p." << pl << "(), " << mem
+               << ".emplace());\n  else\n    " << mem << ".reset();\n";
+        } else {
+          to << "  if (" << mem << ") p.set_" << pl << "(" << out(t, "(*" + mem + ")") << ");\n";
+          from << "  if (p.has_" << pl << "())\n    " << mem << " = " << in(t, "p." + pl + "()")
+               << ";\n  else\n    " << mem << ".reset();\n";
+        }
+      } else if (t == "null") {
+        // an `optional bool` never set
+      } else if (is_record(t)) {
+        to << "  to(" << mem << ", *p.mutable_" << pl << "());\n";
+        from << "  from(p." << pl << "(), " << mem << ");\n";
+      } else {
+        to << "  p.set_" << pl << "(" << out(t, mem) << ");\n";
+        from << "  " << mem << " = " << in(t, "p." + pl + "()") << ";\n";
+      }
+    }
+    o << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
+      << to.str() << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
+      << from.str() << "}\n";
+  }
+  // The glue of message `message` in namespace `gns`, and its trait.
+  void write(const std::string& message, const std::string& gns, std::ostream& body,
+             std::ostream& tail) {
+    if (!is_record(message)) throw Unsupported("message `" + message + "` is not a record");
+    visit(message);
+    std::ostringstream o;
+    o << "namespace " << gns << " {\nnamespace m = " << pbns << ";\n";
+    for (const auto& r : recs) {
+      const std::string n = ns + "::" + ident(r);
+      o << "inline void to(const " << n << "& v, m::" << r
+        << "& p);\ninline void from(const m::" << r << "& p, " << n << "& v);\n";
+    }
+    for (const auto& r : recs) record(r, o);
+    o << "}  // namespace " << gns << "\n";
+    body << o.str();
+    const std::string n = ns + "::" + ident(message);
+    tail << "template <>\nstruct Protobuf<" << n << "> {\n  static constexpr bool generated = "
+         << "true;\n  using type = " << pbns << "::" << message << ";\n  static void to(const " << n
+         << "& v, type& p) {\n    p.Clear();\n    " << gns
+         << "::to(v, p);\n  }\n  static void from(const type& p, " << n << "& v) { " << gns
+         << "::from(p, v); }\n};\n";
+  }
+};
+
 std::string glue_header(const std::string& lib, const std::set<std::string>& inc,
                         const std::string& prelude, const std::string& body,
                         const std::string& tail) {
@@ -565,13 +725,28 @@ int main(int argc, char** argv) {
   std::set<std::string> user_ns, handwritten;
   Glue glue;
   std::ostringstream glue_notes;
-  for (int i = 2; i < argc; ++i)
-    if (std::string arg = argv[i]; arg.rfind("handwritten=", 0) == 0)
-      handwritten.insert(arg.substr(12));
+  // userpb=TYPES=INCLUDE=PACKAGE: the .proto of the user dataset whose types file is TYPES
+  // (the path of its user= argument), compiled into INCLUDE (its .pb.h), declares PACKAGE
+  std::map<std::string, std::pair<std::string, std::string>> userpb;
+  std::ostringstream upb_body, upb_tail, upb_notes;
+  std::set<std::string> upb_inc;
+  std::vector<std::string> upb_messages;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("handwritten=", 0) == 0) handwritten.insert(arg.substr(12));
+    if (arg.rfind("userpb=", 0) == 0) {
+      size_t b = arg.rfind('='), a = b == 7 ? std::string::npos : arg.rfind('=', b - 1);
+      if (a == std::string::npos || a <= 7) {
+        std::cerr << "serbench-typegen: bad argument " << arg << "\n";
+        return 2;
+      }
+      userpb[arg.substr(7, a - 7)] = {arg.substr(a + 1, b - a - 1), arg.substr(b + 1)};
+    }
+  }
   try {
     for (int i = 2; i < argc; ++i) {
       std::string arg = argv[i];
-      if (arg.rfind("handwritten=", 0) == 0) continue;
+      if (arg.rfind("handwritten=", 0) == 0 || arg.rfind("userpb=", 0) == 0) continue;
       size_t a = arg.find('='), b = arg.find('=', a + 1);
       if (a == std::string::npos || b == std::string::npos)
         throw std::runtime_error("bad argument " + arg);
@@ -642,6 +817,23 @@ int main(int argc, char** argv) {
           user_symbols << fam.symbols.str();
         } catch (const Unsupported& e) {
           u.unsupported = e.what();
+        }
+        if (auto pb = userpb.find(path); pb != userpb.end() && u.unsupported.empty()) {
+          std::string pbns = "::" + pb->second.second;
+          for (size_t k = 0; (k = pbns.find('.', k)) != std::string::npos;)
+            pbns.replace(k, 1, "::");
+          UserPbGlue g{fam.types, fam.ns, pbns, {}, {}};
+          std::ostringstream body, tail;
+          try {
+            g.write(j.at("message").get<std::string>(), "protobuf_user_" + u.ns, body, tail);
+            upb_body << body.str();
+            upb_tail << tail.str();
+            upb_inc.insert(pb->second.first);
+            upb_messages.push_back(u.type);
+            upb_notes << "// " << name << ": generated\n";
+          } catch (const Unsupported& e) {
+            upb_notes << "// " << name << ": no glue (" << e.what() << ")\n";
+          }
         }
         users.push_back(u);
       } else {
@@ -741,7 +933,24 @@ int main(int argc, char** argv) {
       "}\n"
       "inline uint64_t touch(capnp::Text::Reader t) {\n"
       "  return t.size() + (t.size() ? static_cast<uint8_t>(t.cStr()[0]) : 0);\n}\n";
-  return write_if_changed(dir + "/model.h", o.str()) &&
+  // The user datasets' protobuf glue in a header of its own (only protobuf.cpp includes it):
+  // registering a dataset recompiles that file and the dataset's .pb.cc.
+  std::ostringstream up;
+  up << "// Generated by serbench-typegen (runners/cpp/tools/typegen) from the user datasets'\n"
+        "// types files and the .proto the orchestrator wrote: do not edit. The protobuf glue of\n"
+        "// the user datasets' typed models.\n"
+     << upb_notes.str()
+     << "#pragma once\n\n#include <chrono>\n#include <cstdint>\n#include <string>\n#include "
+        "<tuple>\n\n#include \"glue_protobuf.h\"\n#include \"user_model.h\"\n";
+  for (const auto& h : upb_inc) up << "#include \"" << h << "\"\n";
+  up << "\nnamespace sb {\nnamespace glue {\n"
+     << upb_body.str() << upb_tail.str()
+     << "// the glued user message types (one reusable message each)\n"
+        "using UserProtobufTypes = std::tuple<";
+  for (size_t i = 0; i < upb_messages.size(); ++i) up << (i ? ", " : "") << upb_messages[i];
+  up << ">;\n}  // namespace glue\n}  // namespace sb\n";
+  return write_if_changed(dir + "/user_glue_protobuf.h", up.str()) &&
+                 write_if_changed(dir + "/model.h", o.str()) &&
                  write_if_changed(dir + "/user_model.h", u.str()) &&
                  write_if_changed(dir + "/glue_protobuf.h",
                                   glue_header("Protobuf", glue.pb_inc, notes, glue.pb.str(),
