@@ -216,24 +216,24 @@ def test_markdown_summary(rep: RunReport, settled: RunReport) -> None:
     assert "  - access: `java/flatbuffers-lazy` 20 ns" in md
     assert "  - bytes: `java/kryo` 280 B < `java/fury` 300 B = `java/protobuf` 300 B" in md
     assert "ranked apart from full decodes" in md
-    assert "single figures: 3 of 8 rows" in md
+    assert "- without a single figure: 3 of 8 rows" in md
     assert "±1.2%" not in md and "expected" not in md
     calm = report.markdown(settled)
     noise = "machine noise before the run: in its slow phase 43% of a 2 s probe, 2.0x slower"
     assert noise in calm and "phases of 70 ms" in calm
-    assert "±1.2%" not in calm and "single figures" not in calm
+    assert "±1.2%" not in calm and "- without a single figure:" not in calm
 
 
 def test_html_header_does_not_promise_what_the_run_contradicts(
     rep: RunReport, settled: RunReport
 ) -> None:
     facts = dict(report_html.payload(rep)["run"]["facts"])
-    assert facts["single figures"].startswith("3 of 8 rows: processes disagree (2)")
+    assert facts["without a single figure"].startswith("3 of 8 rows: processes disagree (2)")
     page = report_html.render(rep)
     assert "±1.2%" not in page and "expected within" not in page
     facts = dict(report_html.payload(settled)["run"]["facts"])
     assert facts["machine noise before the run"].startswith("in its slow phase 43%")
-    assert "±1.2%" not in str(facts) and "single figures" not in facts
+    assert "±1.2%" not in str(facts) and "without a single figure" not in facts
 
 
 @pytest.fixture(scope="module")

@@ -89,7 +89,7 @@ def agreement_facts(report: RunReport) -> list[tuple[str, str]]:
             text += f"; phases of {1000 * noise['phase_seconds_median']:.0f} ms (median)"
         facts.append(("machine noise before the run", text))
     if count.rows_without:
-        facts.append(("single figures", count.sentence()))
+        facts.append(("without a single figure", count.sentence()))
     return facts
 
 
