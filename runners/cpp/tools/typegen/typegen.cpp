@@ -254,16 +254,10 @@ struct Glue {
 const std::set<std::string> kGlueScalars = {"int32",   "uint32",  "int64",  "bool",
                                             "float32", "float64", "string", "timestamp_ms"};
 
-struct GlueFamily {
+// A family's types.json "types" object, as both glue writers read it.
+struct TypesTable {
   const ordered_json& types;
-  std::string snake;  // family with '-' -> '_', the schemas' file and namespace name
 
-  static bool plain(const std::string& s) {  // a name every schema writer keeps as it is
-    if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
-    for (char c : s)
-      if (!std::isalnum(static_cast<unsigned char>(c))) return false;
-    return !kKeywords.count(s);
-  }
   static std::string strip(std::string t) {
     t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
     return t;
@@ -273,6 +267,17 @@ struct GlueFamily {
   }
   bool is_enum(const std::string& t) const {
     return types.contains(t) && types.at(t).contains("enum");
+  }
+};
+
+struct GlueFamily : TypesTable {
+  std::string snake;  // family with '-' -> '_', the schemas' file and namespace name
+
+  static bool plain(const std::string& s) {  // a name every schema writer keeps as it is
+    if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+    return !kKeywords.count(s);
   }
   // Throws Unsupported unless every type reachable from `name` is mapped here.
   void check(const std::string& name, std::set<std::string>& seen) const {
@@ -542,22 +547,11 @@ struct GlueFamily {
 // map<string, _> fields, null (an `optional bool` never set, `repeated bool` in a list).
 // Anything else (a renamed name, an optional in a list, ...) leaves the dataset without
 // glue: its typed protobuf row says why.
-struct UserPbGlue {
-  const ordered_json& types;
+struct UserPbGlue : TypesTable {
   std::string ns, pbns;  // "::sb::user_model::NAME", "::serbench::user::NAME"
   std::set<std::string> seen;
   std::vector<std::string> recs;
 
-  static std::string strip(std::string t) {
-    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
-    return t;
-  }
-  bool is_record(const std::string& t) const {
-    return types.contains(t) && types.at(t).contains("record");
-  }
-  bool is_enum(const std::string& t) const {
-    return types.contains(t) && types.at(t).contains("enum");
-  }
   static bool is_scalar(const std::string& t) {
     static const std::set<std::string> s = {"int32", "uint32",      "int64",   "uint64",
                                             "bool",  "float32",     "float64", "string",
@@ -772,7 +766,7 @@ int main(int argc, char** argv) {
         if (!handwritten.count(name)) {
           std::string snake = name;
           std::replace(snake.begin(), snake.end(), '-', '_');
-          GlueFamily gf{fam.types, snake};
+          GlueFamily gf{{fam.types}, snake};
           std::vector<std::string> ms;
           if (m.is_string()) {
             ms.push_back(m.get<std::string>());
@@ -822,7 +816,7 @@ int main(int argc, char** argv) {
           std::string pbns = "::" + pb->second.second;
           for (size_t k = 0; (k = pbns.find('.', k)) != std::string::npos;)
             pbns.replace(k, 1, "::");
-          UserPbGlue g{fam.types, fam.ns, pbns, {}, {}};
+          UserPbGlue g{{fam.types}, fam.ns, pbns, {}, {}};
           std::ostringstream body, tail;
           try {
             g.write(j.at("message").get<std::string>(), "protobuf_user_" + u.ns, body, tail);
