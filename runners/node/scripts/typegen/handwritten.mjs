@@ -105,7 +105,7 @@ export function handwritten(ds, message) {
   );
   return (
     fns.join("\n") +
-    `\nlet hint = 256;\nexport const handwritten: Codec = {\n` +
+    `\nlet hint = 16;\nexport const handwritten: Codec = {\n` +
     `  encode(m: Message): Uint8Array {\n    const w = new Writer(hint);\n    ${body}\n` +
     `    const out = w.finish();\n    if (out.length > hint) hint = out.length;\n    return out;\n  },\n` +
     `  decode(b: Uint8Array): Message {\n    const r = new Reader(b);\n    return ${dec(top)};\n  },\n};\n`

@@ -5,7 +5,9 @@ export class Writer {
   private b: Buffer;
   private pos = 0;
   constructor(capacity: number) {
-    this.b = Buffer.allocUnsafe(Math.max(capacity, 64));
+    // sized by the caller's hint (the largest message so far): a small buffer comes from
+    // Node's shared pool, and an exact one is returned whole, without a view
+    this.b = Buffer.allocUnsafe(Math.max(capacity, 8));
   }
   private room(n: number): void {
     if (this.pos + n <= this.b.length) return;
@@ -14,7 +16,7 @@ export class Writer {
     this.b = next;
   }
   finish(): Uint8Array {
-    return this.b.subarray(0, this.pos);
+    return this.pos === this.b.length ? this.b : this.b.subarray(0, this.pos);
   }
   u8(v: number): void {
     this.room(1);
