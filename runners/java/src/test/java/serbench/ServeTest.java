@@ -54,8 +54,27 @@ class ServeTest {
     return d;
   }
 
-  private static Map<String, Object> proto(String message) {
-    return Map.of("path", "user_events.proto", "descriptor_set", DESCRIPTORS, "message", message);
+  /**
+   * The fixture's own .proto (the orchestrator's, compiled by protoc with its glue at build time)
+   * and, for protobuf-dynamic, a descriptor set of the same messages.
+   */
+  private static Map<String, Object> proto(String name, String message) {
+    return Map.of(
+        "path",
+        USER.resolve(name + ".proto").toString(),
+        "descriptor_set",
+        DESCRIPTORS,
+        "message",
+        message);
+  }
+
+  private static Map<String, Object> thrift(String name, String root) {
+    return Map.of("path", USER.resolve(name + ".thrift").toString(), "root", root);
+  }
+
+  /** The hand-made .fbs beside a fixture (the orchestrator's, compiled by flatc at build time). */
+  private static Map<String, Object> fbs(String name, String root) {
+    return Map.of("path", USER.resolve(name + ".fbs").toString(), "root", root);
   }
 
   private static Map<String, Object> prepare(String cell, String ser, Map<String, Object> ds) {
@@ -108,31 +127,60 @@ class ServeTest {
         "events",
         user(
             "events",
-            Map.of("proto", proto("Event"), "avsc", Map.of("path", USER + "/events.avsc"))));
+            Map.of(
+                "proto",
+                proto("events", "Event"),
+                "thrift",
+                thrift("events", "Event"),
+                "avsc",
+                Map.of("path", USER + "/events.avsc"),
+                "fbs",
+                fbs("events", "Event"))));
     sets.put(
         "scores",
         user(
             "scores",
-            Map.of("proto", proto("Root"), "avsc", Map.of("path", USER + "/scores.avsc"))));
+            Map.of(
+                "proto",
+                proto("scores", "Root"),
+                "thrift",
+                thrift("scores", "Root"),
+                "avsc",
+                Map.of("path", USER + "/scores.avsc"),
+                "fbs",
+                fbs("scores", "Root"))));
     sets.put(
         "edge",
-        user("edge", Map.of("proto", proto("Edge"), "avsc", Map.of("path", USER + "/edge.avsc"))));
+        user(
+            "edge",
+            Map.of(
+                "proto",
+                proto("edge", "Edge"),
+                "thrift",
+                Map.of("unavailable", THRIFT_EDGE),
+                "avsc",
+                Map.of("path", USER + "/edge.avsc"),
+                "fbs",
+                fbs("edge", "Edge"))));
     sets.put(
         "misc",
         user(
             "misc",
             Map.of(
                 "proto", Map.of("unavailable", "protobuf: $.huge is a bigint"),
-                "avsc", Map.of("unavailable", "avro: $.big is uint64"))));
+                "avsc", Map.of("unavailable", "avro: $.big is uint64"),
+                "fbs", Map.of("unavailable", FBS_MISC),
+                "thrift", Map.of("unavailable", "thrift: $.big is uint64"))));
     Map<String, JsonNode> got = prepareAll(sets);
     List<String> notApplicable =
         List.of(
             "handwritten/",
-            "protobuf/",
+            "protobuf/misc",
             "msgpack-core/",
             "jackson-xml/",
-            "thrift/",
-            "flatbuffers/",
+            "thrift/edge",
+            "thrift/misc",
+            "flatbuffers/misc",
             "jackson-msgpack/misc",
             "jackson-msgpack-dynamic/misc",
             "bson/misc",
@@ -165,6 +213,75 @@ class ServeTest {
     assertEquals(
         "flexbuffers: 5 (bigint: FlexBuffers integers are 64-bit) at $[0].huge",
         got.get("flexbuffers/misc").get("error").get("message").asText());
+    assertEquals(FBS_MISC, got.get("flatbuffers/misc").get("error").get("message").asText());
+    assertEquals(THRIFT_EDGE, got.get("thrift/edge").get("error").get("message").asText());
+    // the same protobuf bytes through protoc's classes as through DynamicMessage
+    for (String ds : List.of("events", "scores", "edge")) {
+      assertEquals(
+          got.get("protobuf-dynamic/" + ds).get("sizes").get("encoded").asInt(),
+          got.get("protobuf/" + ds).get("sizes").get("encoded").asInt(),
+          ds);
+    }
+  }
+
+  private static final String THRIFT_EDGE =
+      "thrift: $.none[*] is a list or map whose values are all null";
+
+  /**
+   * protobuf and thrift on user data go through the glue TypeGen generates after protoc and thrift
+   * (not the reflective fallback): scores, five doubles in message / struct Root, is 42 bytes in
+   * protobuf (tag, length, 40 packed) and 49 in thrift's binary protocol (field header 3, list
+   * header 5, 40, stop 1).
+   */
+  @Test
+  void protobufAndThriftUseTheGeneratedGlue() throws Exception {
+    String pkg =
+        serbench.harness.TypedModels.user(USER.resolve("scores.types.json").toString())
+            .getClass()
+            .getPackageName();
+    Class.forName(pkg + ".SerbenchProtobuf");
+    Class.forName(pkg + ".SerbenchThrift");
+    Map<String, Object> ds =
+        user(
+            "scores", Map.of("proto", proto("scores", "Root"), "thrift", thrift("scores", "Root")));
+    List<JsonNode> r = serve(List.of(prepare("p", "protobuf", ds), prepare("t", "thrift", ds)));
+    assertEquals("ok", r.get(0).get("status").asText(), r.get(0).toString());
+    assertEquals(42, r.get(0).get("sizes").get("encoded").asInt());
+    assertEquals("ok", r.get(1).get("status").asText(), r.get(1).toString());
+    assertEquals(49, r.get(1).get("sizes").get("encoded").asInt());
+  }
+
+  private static final String FBS_MISC =
+      "flatbuffers: $.huge holds integers beyond 64 bits (type bigint)";
+
+  /**
+   * flatbuffers on user data goes through the glue TypeGen generates beside the fixture's model:
+   * scores is one message, a list of five doubles wrapped in table Root (-0.0, Infinity and
+   * 2.5e-300 among them): 4 (root offset) + 2 (padding) + 6 (vtable: its size, the table's, one
+   * slot) + 8 (the table: its vtable offset, the vector's offset) + 4 (length) + 40 (the doubles,
+   * 8-aligned) = 64 bytes; decode gives back every double, bit for bit.
+   */
+  @Test
+  void flatBuffersRoundTripsAUserListWithExactSize() throws Exception {
+    Map<String, Object> ds = user("scores", Map.of("fbs", fbs("scores", "Root")));
+    JsonNode r = serve(List.of(prepare("s", "flatbuffers", ds))).get(0);
+    assertEquals("ok", r.get("status").asText(), r.toString());
+    assertEquals(64, r.get("sizes").get("encoded").asInt(), r.toString());
+    Map<String, Object> events = user("events", Map.of("fbs", fbs("events", "Event")));
+    r = serve(List.of(prepare("e", "flatbuffers", events))).get(0);
+    assertEquals("ok", r.get("status").asText(), r.toString());
+  }
+
+  /** A list only ever null is a [bool] vector that stays empty: a null element is refused. */
+  @Test
+  void flatBuffersRefusesANullInAListOfNulls() throws Exception {
+    Map<String, Object> ds = user("nulls", Map.of("fbs", fbs("nulls", "Nulls")));
+    JsonNode r = serve(List.of(prepare("n", "flatbuffers", ds))).get(0);
+    assertEquals("not_applicable", r.get("status").asText(), r.toString());
+    assertEquals(
+        "flatbuffers: null at $[1].none[0] in a list only ever null (a [bool] vector that stays"
+            + " empty: a vector has no null)",
+        r.get("error").get("message").asText());
   }
 
   @Test

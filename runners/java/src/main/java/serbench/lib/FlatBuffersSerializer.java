@@ -1,5 +1,6 @@
 package serbench.lib;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
@@ -17,7 +18,9 @@ import serbench.fbs.one_mb_dict.Dict;
 import serbench.fbs.one_mb_dict.Entry;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
+import serbench.harness.FlatBuffersGlue;
 import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.harness.TypedModel;
@@ -60,7 +63,88 @@ public final class FlatBuffersSerializer extends Serializer {
 
   @Override
   public String userNotApplicable() {
-    return "flatbuffers-java has only generated accessors (no reflection or dynamic API): the build compiles each user dataset's .fbs with flatc (serbench.typed.t<sha>.fb), but the conversion to those classes is not written yet";
+    return null;
+  }
+
+  @Override
+  public boolean typedUser() {
+    return true;
+  }
+
+  /**
+   * A user dataset: flatc's classes for its .fbs (generated at build time into {@code
+   * serbench.typed.t<sha>.fb}), filled and read by the glue TypeGen generated beside its typed
+   * model ({@link FlatBuffersGlue}). A value the .fbs cannot carry is refused here, with its path.
+   */
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
+    userSchema(schemas, "fbs", "path", "flatbuffers: the dataset has no .fbs");
+    FlatBuffersGlue glue = glue(data.model);
+    if (glue.notApplicable() != null) {
+      throw new NotApplicableException(glue.notApplicable());
+    }
+    for (int i = 0; i < data.items.size(); i++) {
+      String at = data.stream ? "$[" + i + "]" : "$";
+      nullElements(data.types.message, data.model.toTree(data.items.get(i)), at);
+    }
+    return codec((b, m) -> glue.build(b, m), glue::read);
+  }
+
+  private static FlatBuffersGlue glue(TypedModel model) throws Exception {
+    String pkg = model.getClass().getPackageName() + ".";
+    for (String name = "SerbenchFlatBuffers"; name.length() < 30; name += "_") {
+      try {
+        Class<?> c = Class.forName(pkg + name);
+        if (FlatBuffersGlue.class.isAssignableFrom(c)) {
+          return (FlatBuffersGlue) c.getConstructor().newInstance();
+        }
+      } catch (ClassNotFoundException e) {
+        break;
+      }
+    }
+    throw new NotApplicableException(
+        "flatbuffers: no glue generated for this dataset's .fbs: run `serbench build -r java`");
+  }
+
+  /**
+   * A list only ever null is a {@code [bool]} that stays empty (protocol section 7): a vector
+   * cannot hold a null, so an element there is not applicable, with its path.
+   */
+  private static void nullElements(UserTypes.Type t, Object v, String path)
+      throws NotApplicableException {
+    if (v == null) {
+      return;
+    }
+    switch (t.kind) {
+      case OPTIONAL:
+        nullElements(t.elem, v, path);
+        return;
+      case RECORD:
+        for (int i = 0; i < t.fields.size(); i++) {
+          String f = t.fields.get(i);
+          nullElements(t.fieldTypes.get(i), ((Map<?, ?>) v).get(f), path + UserTypes.field(f));
+        }
+        return;
+      case MAP:
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+          nullElements(t.elem, e.getValue(), path + UserTypes.key((String) e.getKey()));
+        }
+        return;
+      case LIST:
+        List<?> l = (List<?>) v;
+        if (t.elem.kind == UserTypes.Kind.NULL && !l.isEmpty()) {
+          throw new NotApplicableException(
+              "flatbuffers: null at "
+                  + path
+                  + "[0] in a list only ever null (a [bool] vector that stays empty: a vector"
+                  + " has no null)");
+        }
+        for (int j = 0; j < l.size(); j++) {
+          nullElements(t.elem, l.get(j), path + "[" + j + "]");
+        }
+        return;
+      default:
+    }
   }
 
   @Override
@@ -122,9 +206,11 @@ public final class FlatBuffersSerializer extends Serializer {
           read = bb -> model.fromTree(r.read(r.root, r.rootAs(bb)));
         }
     }
+    return codec(build, read);
+  }
+
+  private static Codec codec(Build builds, Read reads) {
     FlatBufferBuilder builder = new FlatBufferBuilder(4096);
-    Build builds = build;
-    Read reads = read;
     return new Codec() {
       @Override
       public void encode(Object message, Buf out) {

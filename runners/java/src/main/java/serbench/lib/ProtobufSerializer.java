@@ -13,8 +13,9 @@ import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
-import serbench.harness.NotApplicableException;
+import serbench.harness.ProtobufGlue;
 import serbench.harness.Serializer;
+import serbench.harness.TypedModel;
 import serbench.model.Click;
 import serbench.model.ClickMap;
 import serbench.model.Gender;
@@ -69,13 +70,53 @@ public final class ProtobufSerializer extends Serializer {
 
   /**
    * A user dataset: protoc's classes for its .proto (generated at build time into {@code
-   * serbench.typed.t<sha>.pb}, beside its typed model), filled and read through protobuf's
-   * reflection API from and to the model's objects, as for a built-in without hand-written code.
+   * serbench.typed.t<sha>.pb}, beside its typed model), filled and read by the glue TypeGen
+   * generated for it ({@link ProtobufGlue}); without glue (TypeGen could not write it, see the
+   * build's output) through protobuf's reflection API, as for a built-in without hand-written code.
+   * Either way every item goes through the reflective conversion once here, so a value the schema
+   * cannot carry is not applicable with its path.
    */
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
     JsonNode proto = userSchema(schemas, "proto", "path", "protobuf: the dataset has no .proto");
-    return overTree(data.model, ProtobufDynamicSerializer.generatedUser(data, proto));
+    Codec reflective = ProtobufDynamicSerializer.generatedUser(data, proto);
+    ProtobufGlue glue = glue(data.model);
+    return glue == null ? overTree(data.model, reflective) : codec(glue);
+  }
+
+  private static ProtobufGlue glue(TypedModel model) throws Exception {
+    String pkg = model.getClass().getPackageName() + ".";
+    for (String name = "SerbenchProtobuf"; name.length() < 30; name += "_") {
+      try {
+        Class<?> c = Class.forName(pkg + name);
+        if (ProtobufGlue.class.isAssignableFrom(c)) {
+          return (ProtobufGlue) c.getConstructor().newInstance();
+        }
+      } catch (ClassNotFoundException e) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  private static Codec codec(ProtobufGlue glue) {
+    return new Codec() {
+      @Override
+      public void encode(Object message, Buf out) throws IOException {
+        MessageLite p = glue.toProto(message);
+        int n = p.getSerializedSize();
+        out.ensure(n);
+        CodedOutputStream c = CodedOutputStream.newInstance(out.array(), out.size(), n);
+        p.writeTo(c);
+        c.checkNoSpaceLeft();
+        out.advance(n);
+      }
+
+      @Override
+      public Object decode(byte[] buf, int off, int len) throws IOException {
+        return glue.fromProto(buf, off, len);
+      }
+    };
   }
 
   @Override

@@ -26,6 +26,7 @@ import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
+import serbench.harness.ThriftGlue;
 import serbench.harness.TypedModel;
 import serbench.harness.UserTypes;
 import serbench.model.Click;
@@ -76,6 +77,10 @@ public final class ThriftSerializer extends Serializer {
   public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
     JsonNode th = userSchema(schemas, "thrift", "path", "thrift: the dataset has no .thrift");
     TypedModel model = data.model;
+    ThriftGlue glue = glue(model);
+    if (glue != null) {
+      return codec(glue::toThrift, glue::newRoot, glue::fromThrift);
+    }
     UserTypes.Type type = data.types.message;
     boolean wrapped = type.kind != UserTypes.Kind.RECORD;
     String root = th.path("root").asText(wrapped ? "Root" : type.name);
@@ -110,6 +115,22 @@ public final class ThriftSerializer extends Serializer {
           return model.fromTree(
               s.isSet(value) ? fromThrift(type, vmeta, s.getFieldValue(value)) : null);
         });
+  }
+
+  /** The glue TypeGen generated for the model's .thrift, or null (then libthrift's metadata). */
+  private static ThriftGlue glue(TypedModel model) throws Exception {
+    String pkg = model.getClass().getPackageName() + ".";
+    for (String name = "SerbenchThrift"; name.length() < 30; name += "_") {
+      try {
+        Class<?> c = Class.forName(pkg + name);
+        if (ThriftGlue.class.isAssignableFrom(c)) {
+          return (ThriftGlue) c.getConstructor().newInstance();
+        }
+      } catch (ClassNotFoundException e) {
+        return null;
+      }
+    }
+    return null;
   }
 
   private interface To {

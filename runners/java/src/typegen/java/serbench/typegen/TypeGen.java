@@ -8,12 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -23,8 +26,11 @@ import java.util.stream.Stream;
  * public fields in order), enums and a {@code serbench.harness.TypedModel} converting between the
  * typed generic value tree of {@code UserTypes} and the classes.
  *
- * <p>Arguments: {@code OUT DATASETS_DIR USER_DATASETS_DIR}, or {@code --fixtures OUT DIR} for the
- * tests' types files. The built-in families go to package {@code serbench.model} (their classes'
+ * <p>Arguments: {@code OUT DATASETS_DIR USER_DATASETS_DIR [USER_SCHEMAS_OUT]}, or {@code
+ * --fixtures OUT DIR [SCHEMAS_OUT]} for the tests' types files, or {@code --glue OUT SCHEMAS
+ * PROTOC_OUT THRIFT_OUT} after protoc and thrift. Beside a user model it writes the conversion to
+ * flatc's classes ({@link FlatBuffersGlue}); {@code --glue} those to protoc's and thrift's ({@link
+ * ProtobufGlue}, {@link ThriftGlue}), checked against their Java output. The built-in families go to package {@code serbench.model} (their classes'
  * names are unique across families) with a {@code BuiltinModels} switch over dataset ids; a user
  * types file goes to {@code serbench.typed.t<sha256 prefix>}, found at run time by the sha256 of
  * the dataset's types file.
@@ -95,8 +101,12 @@ public final class TypeGen {
           "_");
 
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("--glue")) {
+      schemaGlue(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]), Path.of(args[4]));
+      return;
+    }
     if (args[0].equals("--fixtures")) {
-      fixtures(Path.of(args[1]), Path.of(args[2]));
+      fixtures(Path.of(args[1]), Path.of(args[2]), args.length > 3 ? Path.of(args[3]) : null);
       return;
     }
     Path out = Path.of(args[0]);
@@ -152,6 +162,7 @@ public final class TypeGen {
     for (Path types : userTypes(users)) {
       user(types, out, written);
     }
+    userGlue(users, out, written);
     prune(out, written);
     System.out.println("typegen: " + written.size() + " files in " + out);
     if (args.length > 3) {
@@ -207,51 +218,213 @@ public final class TypeGen {
         if (!done.add(sha)) {
           continue;
         }
-        String pkg = "serbench.typed." + sha;
+        put(out, "types/" + sha + ".json", Files.readString(dir.resolve(t.asText())), written);
         for (String kind : List.of("proto", "fbs", "thrift")) {
           JsonNode path = ds.path("schemas").path(kind).path("path");
           if (!path.isTextual()) {
             continue;
           }
           Path src = dir.resolve(path.asText());
-          if (!Files.isRegularFile(src)) {
+          if (!Files.isRegularFile(src) || kind.equals("fbs") && NO_FLATC.contains(sha)) {
             continue;
           }
-          String text = Files.readString(src);
-          switch (kind) {
-            case "proto":
-              text =
-                  text.replaceFirst("(?m)^package [^;]*;", "package " + sha + ";")
-                      + "\noption java_package = \""
-                      + pkg
-                      + ".pb\";\noption java_outer_classname = \"SerbenchProto\";\n";
-              break;
-            case "fbs":
-              text = text.replaceFirst("(?m)^namespace [^;]*;", "namespace " + pkg + ".fb;");
-              break;
-            default:
-              text =
-                  text.replaceAll("(?m)^namespace .*$", "")
-                      .replaceFirst("^", "namespace java " + pkg + ".thrift\n");
-          }
+          String text = inPackage(kind, Files.readString(src), sha);
           put(out, kind + "/" + sha + "/" + src.getFileName(), text, written);
         }
       }
     }
   }
 
+  /** A schema's text with its namespace lines moved to the typed model's package. */
+  private static String inPackage(String kind, String text, String sha) {
+    String pkg = "serbench.typed." + sha;
+    switch (kind) {
+      case "proto":
+        return text.replaceFirst("(?m)^package [^;]*;", "package " + sha + ";")
+            + "\noption java_package = \""
+            + pkg
+            + ".pb\";\noption java_outer_classname = \"SerbenchProto\";\n";
+      case "fbs":
+        return text.replaceFirst("(?m)^namespace [^;]*;", "namespace " + pkg + ".fb;");
+      default:
+        return text.replaceAll("(?m)^namespace .*$", "")
+            .replaceFirst("^", "namespace java " + pkg + ".thrift\n");
+    }
+  }
+
   /** The models of the tests' hand-made user datasets ({@code *.types.json} in {@code dir}). */
-  private static void fixtures(Path out, Path dir) throws Exception {
+  private static void fixtures(Path out, Path dir, Path schemasOut) throws Exception {
     Map<String, String> written = new TreeMap<>();
+    Map<String, String> schemas = new TreeMap<>();
     try (Stream<Path> files = Files.list(dir)) {
       for (Path p : (Iterable<Path>) files.sorted()::iterator) {
-        if (p.getFileName().toString().endsWith(".types.json")) {
+        String name = p.getFileName().toString();
+        if (name.endsWith(".types.json")) {
           user(p, out, written);
+          if (schemasOut == null) {
+            continue;
+          }
+          String sha = "t" + sha256(Files.readAllBytes(p)).substring(0, 16);
+          put(schemasOut, "types/" + sha + ".json", Files.readString(p), schemas);
+          for (String kind : List.of("proto", "fbs", "thrift")) {
+            Path src = dir.resolve(name.replace(".types.json", "." + kind));
+            if (!Files.isRegularFile(src)) {
+              continue;
+            }
+            if (kind.equals("fbs")) {
+              glue(p, src, out, written);
+              if (NO_FLATC.contains(sha)) {
+                continue;
+              }
+            }
+            String text = inPackage(kind, Files.readString(src), sha);
+            put(schemasOut, kind + "/" + sha + "/" + src.getFileName(), text, schemas);
+          }
         }
       }
     }
     prune(out, written);
+    if (schemasOut != null) {
+      prune(schemasOut, schemas);
+    }
     System.out.println("typegen: " + written.size() + " files in " + out);
+  }
+
+  /**
+   * {@code --glue OUT SCHEMAS PROTOC_OUT THRIFT_OUT}, after protoc and thrift: the protobuf and
+   * thrift glue of each user dataset whose .proto / .thrift TypeGen copied to SCHEMAS (with its
+   * types file, {@code types/t<sha>.json}) and the compiler turned into Java. A dataset it cannot
+   * write glue for keeps the reflective conversion (said on stderr).
+   */
+  private static void schemaGlue(Path out, Path schemas, Path protocOut, Path thriftOut)
+      throws Exception {
+    Map<String, String> written = new TreeMap<>();
+    Path typesDir = schemas.resolve("types");
+    if (Files.isDirectory(typesDir)) {
+      try (Stream<Path> files = Files.list(typesDir)) {
+        for (Path types : (Iterable<Path>) files.sorted()::iterator) {
+          String sha = types.getFileName().toString().replace(".json", "");
+          Model m;
+          try {
+            m = new Model(JSON.readTree(types.toFile()), "serbench.typed." + sha, "SerbenchModel");
+          } catch (RuntimeException e) {
+            continue;
+          }
+          String msg = m.messages("").values().iterator().next();
+          String root = m.defs.path(msg).has("record") ? msg : "Root";
+          String dir = m.pkg.replace('.', '/') + "/";
+          Path proto = schemaFile(schemas.resolve("proto/" + sha), ".proto");
+          Path protoJava = protocOut.resolve(dir + "pb/SerbenchProto.java");
+          if (proto != null && Files.isRegularFile(protoJava)) {
+            String name = freeName(m, "SerbenchProtobuf");
+            try {
+              String src =
+                  new ProtobufGlue(m, Files.readString(proto), Files.readString(protoJava))
+                      .source(name, root);
+              put(out, dir + name + ".java", src, written);
+            } catch (IllegalArgumentException e) {
+              System.err.println("typegen: no protobuf glue for " + proto + ": " + e.getMessage());
+            }
+          }
+          Path thrift = schemaFile(schemas.resolve("thrift/" + sha), ".thrift");
+          Path thriftJava = thriftOut.resolve(dir + "thrift");
+          if (thrift != null && Files.isDirectory(thriftJava)) {
+            String name = freeName(m, "SerbenchThrift");
+            try {
+              String src =
+                  new ThriftGlue(m, Files.readString(thrift), thriftJava).source(name, root);
+              put(out, dir + name + ".java", src, written);
+            } catch (IllegalArgumentException e) {
+              System.err.println("typegen: no thrift glue for " + thrift + ": " + e.getMessage());
+            }
+          }
+        }
+      }
+    }
+    prune(out, written);
+    System.out.println("typegen: " + written.size() + " glue files in " + out);
+  }
+
+  /** The one schema file ending in {@code ext} in {@code dir}, or null. */
+  private static Path schemaFile(Path dir, String ext) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return null;
+    }
+    try (Stream<Path> ps = Files.list(dir)) {
+      return ps.filter(q -> q.toString().endsWith(ext)).findFirst().orElse(null);
+    }
+  }
+
+  /** {@code base}, with {@code _} appended while a class of the model has the name. */
+  private static String freeName(Model m, String base) {
+    Set<String> used = new HashSet<>();
+    m.classOf.values().forEach(c -> used.add(c.toLowerCase(java.util.Locale.ROOT)));
+    used.add(m.className.toLowerCase(java.util.Locale.ROOT));
+    String name = base;
+    while (used.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+      name += "_";
+    }
+    return name;
+  }
+
+  /** The .fbs files (by typed package) whose flatc Java would not compile: not copied. */
+  private static final Set<String> NO_FLATC = new HashSet<>();
+
+  /** The flatbuffers glue of each registered user dataset with an .fbs. */
+  private static void userGlue(Path users, Path out, Map<String, String> written) throws Exception {
+    if (!Files.isDirectory(users)) {
+      return;
+    }
+    try (Stream<Path> dirs = Files.list(users)) {
+      for (Path dir : (Iterable<Path>) dirs.sorted()::iterator) {
+        Path meta = dir.resolve("dataset.json");
+        if (!Files.isRegularFile(meta)) {
+          continue;
+        }
+        JsonNode ds = JSON.readTree(meta.toFile());
+        JsonNode t = ds.get("types");
+        JsonNode fbs = ds.path("schemas").path("fbs").path("path");
+        if (t != null && t.isTextual() && fbs.isTextual()) {
+          Path types = dir.resolve(t.asText());
+          Path src = dir.resolve(fbs.asText());
+          if (Files.isRegularFile(types) && Files.isRegularFile(src)) {
+            glue(types, src, out, written);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes {@code SerbenchFlatBuffers} (a {@code _} appended while a class of the model has the
+   * name) beside a types file's model: the conversion to flatc's classes, or, when the .fbs cannot
+   * be walked with the types or flatc's Java for it would not compile, the reason (and the .fbs is
+   * then not compiled). A types file the model generator skips gets none.
+   */
+  private static void glue(Path types, Path fbs, Path out, Map<String, String> written)
+      throws Exception {
+    byte[] bytes = Files.readAllBytes(types);
+    String sha = "t" + sha256(bytes).substring(0, 16);
+    Model m;
+    try {
+      JsonNode root = JSON.readTree(bytes);
+      if (!root.path("message").isTextual()) {
+        return;
+      }
+      m = new Model(root, "serbench.typed." + sha, "SerbenchModel");
+    } catch (RuntimeException e) {
+      return;
+    }
+    String name = freeName(m, "SerbenchFlatBuffers");
+    String src;
+    try {
+      src = new FlatBuffersGlue(m, Files.readString(fbs)).source(name);
+    } catch (IllegalArgumentException e) {
+      NO_FLATC.add(sha);
+      src = FlatBuffersGlue.unavailable(m, name, "flatbuffers: " + e.getMessage());
+      System.err.println("typegen: no flatbuffers glue for " + fbs + ": " + e.getMessage());
+    }
+    put(out, m.pkg.replace('.', '/') + "/" + name + ".java", src, written);
   }
 
   /** The types files of the registered user datasets (dataset.json names each one). */
@@ -366,6 +539,1100 @@ public final class TypeGen {
       }
     }
     return b.toString();
+  }
+
+  /**
+   * The parts of an orchestrator-written .fbs (protocol section 7) the glue needs: each table's
+   * fields in order (name, type, whether {@code = null}), each enum's base type, the root table.
+   */
+  static final class Fbs {
+    final Map<String, List<String[]>> tables = new HashMap<>();
+    final Map<String, String> enums = new HashMap<>();
+    final String root;
+
+    Fbs(String text) {
+      Matcher t = Pattern.compile("(?m)^table (\\w+) \\{([^}]*)\\}").matcher(text);
+      while (t.find()) {
+        List<String[]> fields = new ArrayList<>();
+        for (String line : t.group(2).split(";")) {
+          int colon = line.indexOf(':');
+          if (colon < 0) {
+            continue;
+          }
+          String type = line.substring(colon + 1).trim();
+          boolean opt = type.endsWith("= null");
+          type = opt ? type.substring(0, type.length() - 6).trim() : type;
+          fields.add(new String[] {line.substring(0, colon).trim(), type, opt ? "null" : ""});
+        }
+        tables.put(t.group(1), fields);
+      }
+      Matcher e = Pattern.compile("(?m)^enum (\\w+) : (\\w+) \\{").matcher(text);
+      while (e.find()) {
+        enums.put(e.group(1), e.group(2));
+      }
+      Matcher r = Pattern.compile("(?m)^root_type (\\w+);").matcher(text);
+      root = r.find() ? r.group(1) : null;
+    }
+  }
+
+  /**
+   * flatc 2.0.8's Java name of a field: its camel case ({@code upper} for the builder methods, else
+   * the accessor, whose first letter is lower-cased and a Java keyword gets {@code _}).
+   */
+  static String flatcName(String name, boolean upper) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (i == 0 && upper) {
+        b.append(Character.toUpperCase(c));
+      } else if (c == '_' && i + 1 < name.length()) {
+        b.append(Character.toUpperCase(name.charAt(++i)));
+      } else {
+        b.append(i == 0 ? Character.toLowerCase(c) : c);
+      }
+    }
+    String s = b.toString();
+    // flatc escapes the keywords, but not the literals nor the contextual ones
+    return !upper && KEYWORDS.contains(s) && !FLATC_UNESCAPED.contains(s) ? s + "_" : s;
+  }
+
+  private static final Set<String> FLATC_UNESCAPED =
+      Set.of(
+          "true",
+          "false",
+          "null",
+          "var",
+          "record",
+          "yield",
+          "sealed",
+          "permits",
+          "_",
+          "serialVersionUID");
+
+  /**
+   * Plain Java between a user dataset's typed model and the classes flatc generates from its .fbs
+   * (the record's fields and the table's by position, as protocol section 7 writes them): {@code
+   * build} creates every string, vector and sub-table before starting its table, {@code read}
+   * decodes fully into the model. Throws IllegalArgumentException with the reason when the .fbs
+   * cannot be walked with the types, or flatc would give a field a Java name that does not compile.
+   */
+  static final class FlatBuffersGlue {
+    private final Model m;
+    private final Fbs fbs;
+    private final String fb;
+    private final StringBuilder methods = new StringBuilder();
+    private final Set<String> tablesDone = new HashSet<>();
+    private int helpers;
+
+    FlatBuffersGlue(Model m, String fbsText) {
+      this.m = m;
+      this.fbs = new Fbs(fbsText);
+      this.fb = m.pkg + ".fb.";
+      if (fbs.root == null || !fbs.tables.containsKey(fbs.root)) {
+        throw new IllegalArgumentException("no root table in the .fbs");
+      }
+      for (Map.Entry<String, List<String[]>> t : fbs.tables.entrySet()) {
+        Set<String> names = new HashSet<>();
+        for (String[] f : t.getValue()) {
+          String n = flatcName(f[0], false);
+          if (!n.matches("[A-Za-z_$][A-Za-z0-9_$]*")
+              || FLATC_UNESCAPED.contains(n)
+              || n.startsWith("__")
+              || !names.add(n)) {
+            throw new IllegalArgumentException(
+                "flatc 2.0.8 names field "
+                    + t.getKey()
+                    + "."
+                    + f[0]
+                    + " `"
+                    + n
+                    + "` in Java, which does not compile");
+          }
+        }
+      }
+    }
+
+    /** The glue's source (class {@code name} in the model's package). */
+    String source(String name) {
+      String msg = m.messages("").values().iterator().next();
+      String root = fb + fbs.root;
+      String rootJava;
+      if (isRecord(msg)) {
+        rootJava = m.named(msg);
+        table(fbs.root, msg);
+      } else {
+        // a message that is not a record: field 1 of the root table
+        rootJava = m.javaType(msg, true);
+        tableOf(fbs.root, rootJava, List.of("x"), List.of(msg), "");
+      }
+      StringBuilder b = new StringBuilder(m.header());
+      b.append("/** Between the typed model and flatc's classes of this dataset's .fbs. */\n");
+      b.append("@java.lang.SuppressWarnings(\"unchecked\")\n");
+      b.append("public final class ").append(name);
+      b.append(" implements serbench.harness.FlatBuffersGlue {\n");
+      b.append("  @java.lang.Override\n  public java.lang.String notApplicable() {\n");
+      b.append("    return null;\n  }\n\n");
+      b.append("  @java.lang.Override\n  public int build(").append(FBB).append(" b, ");
+      b.append("java.lang.Object x) {\n    return b").append(fbs.root).append("(b, (");
+      b.append(rootJava).append(") x);\n  }\n\n");
+      b.append("  @java.lang.Override\n  public java.lang.Object read(java.nio.ByteBuffer bb) {\n");
+      b.append("    return r").append(fbs.root).append('(').append(root).append(".getRootAs");
+      b.append(fbs.root).append("(bb));\n  }\n\n");
+      b.append("  private static byte[] bytes(java.nio.ByteBuffer bb) {\n");
+      b.append("    if (bb == null) {\n      return null;\n    }\n");
+      b.append("    byte[] a = new byte[bb.remaining()];\n    bb.get(a);\n    return a;\n  }\n");
+      return b.append(methods).append("}\n").toString();
+    }
+
+    /** The not-applicable glue: why flatc's classes cannot carry the dataset. */
+    static String unavailable(Model m, String name, String reason) {
+      return m.header()
+          + "/** This dataset's .fbs has no glue: {@link #notApplicable} says why. */\n"
+          + "public final class "
+          + name
+          + " implements serbench.harness.FlatBuffersGlue {\n"
+          + "  @java.lang.Override\n  public java.lang.String notApplicable() {\n    return \""
+          + esc(reason)
+          + "\";\n  }\n\n  @java.lang.Override\n  public int build("
+          + FBB
+          + " b, java.lang.Object x) {\n    throw new java.lang.IllegalStateException();\n  }\n\n"
+          + "  @java.lang.Override\n  public java.lang.Object read(java.nio.ByteBuffer bb) {\n"
+          + "    throw new java.lang.IllegalStateException();\n  }\n}\n";
+    }
+
+    private static final String FBB = "com.google.flatbuffers.FlatBufferBuilder";
+
+    private boolean isRecord(String t) {
+      return m.defs.path(t).has("record");
+    }
+
+    /** The methods {@code b<Table>} and {@code r<Table>} of a record's table, once. */
+    private void table(String table, String record) {
+      if (!tablesDone.add(table)) {
+        return;
+      }
+      JsonNode fields = m.defs.get(record).get("record");
+      List<String> ids = Model.fieldIds(fields);
+      List<String> exprs = new ArrayList<>();
+      List<String> types = new ArrayList<>();
+      for (int k = 0; k < fields.size(); k++) {
+        exprs.add("r." + ids.get(k));
+        types.add(fields.get(k).get(1).asText().trim());
+      }
+      tableOf(table, m.named(record), exprs, types, record);
+    }
+
+    /**
+     * The build and read methods of {@code table} whose k-th field holds {@code exprs[k]} (of
+     * types.json type {@code types[k]}); {@code record} empty for the wrapper of a non-record.
+     */
+    private void tableOf(
+        String table, String javaType, List<String> exprs, List<String> types, String record) {
+      List<String[]> fields = fbs.tables.get(table);
+      if (fields == null || fields.size() != types.size()) {
+        throw new IllegalArgumentException(
+            "table " + table + " does not match " + (record.isEmpty() ? "the message" : record));
+      }
+      String c = fb + table;
+      String param = record.isEmpty() ? "x" : "r";
+      StringBuilder build = new StringBuilder();
+      StringBuilder adds = new StringBuilder();
+      StringBuilder read = new StringBuilder();
+      for (int k = 0; k < fields.size(); k++) {
+        String[] f = fields.get(k);
+        String t = types.get(k);
+        boolean opt = t.startsWith("optional<");
+        String base = opt ? Model.inner(t, "optional<") : t;
+        String e = exprs.get(k);
+        String up = flatcName(f[0], true);
+        String get = "t." + flatcName(f[0], false);
+        String value;
+        if (isOffset(base)) {
+          build.append("    int o").append(k).append(" = ").append(e).append(" == null ? 0 : ");
+          build.append(offset(c, f, base, e)).append(";\n");
+          adds.append("    if (o").append(k).append(" != 0) {\n      ").append(c);
+          adds.append(".add").append(up).append("(b, o").append(k).append(");\n    }\n");
+          value = readOffset(c, f, base, get, opt);
+        } else if (base.equals("null")) {
+          value = "t.has" + up + "() ? (java.lang.Object) " + get + "() : null";
+        } else if (opt || f[2].equals("null")) {
+          // flatc 2.0.8's adder skips a value equal to the default (0) even for `= null`
+          adds.append("    if (").append(e).append(" != null) {\n");
+          adds.append("      b.forceDefaults(true);\n      ").append(c).append(".add").append(up);
+          adds.append("(b, ").append(scalar(base, e)).append(");\n");
+          adds.append("      b.forceDefaults(false);\n    }\n");
+          value = "t.has" + up + "() ? " + box(base, readScalar(base, get + "()")) + " : null";
+        } else {
+          adds.append(add("    ", c + ".add" + up, base, e));
+          value = readScalar(base, get + "()");
+        }
+        if (record.isEmpty()) {
+          read.append("    return ").append(value).append(";\n");
+        } else {
+          read.append("    r.").append(exprs.get(k).substring(2)).append(" = ").append(value);
+          read.append(";\n");
+        }
+      }
+      methods.append("\n  static int b").append(table).append('(').append(FBB).append(" b, ");
+      methods.append(javaType).append(' ').append(param).append(") {\n").append(build);
+      methods.append("    ").append(c).append(".start").append(table).append("(b);\n");
+      methods.append(adds).append("    return ").append(c).append(".end").append(table);
+      methods.append("(b);\n  }\n");
+      methods.append("\n  static ").append(javaType).append(" r").append(table).append('(');
+      methods.append(c).append(" t) {\n");
+      if (record.isEmpty()) {
+        methods.append(read).append("  }\n");
+      } else {
+        methods.append("    if (t == null) {\n      return null;\n    }\n");
+        methods.append("    ").append(javaType).append(" r = new ").append(javaType);
+        methods.append("();\n").append(read).append("    return r;\n  }\n");
+      }
+    }
+
+    private boolean isOffset(String t) {
+      return t.equals("string")
+          || t.equals("bytes")
+          || t.startsWith("list<")
+          || t.startsWith("map<")
+          || isRecord(t);
+    }
+
+    /** The table a record-typed position names in the .fbs ({@code [X]} or {@code X}). */
+    private static String elemType(String fbsType) {
+      return fbsType.startsWith("[") ? fbsType.substring(1, fbsType.length() - 1) : fbsType;
+    }
+
+    /** Expression: the offset of the non-null value {@code e} of {@code t} in field {@code f}. */
+    private String offset(String c, String[] f, String t, String e) {
+      String up = flatcName(f[0], true);
+      if (t.equals("string")) {
+        return "b.createString(" + e + ")";
+      }
+      if (t.equals("bytes")) {
+        return c + ".create" + up + "Vector(b, " + e + ")";
+      }
+      if (isRecord(t)) {
+        table(f[1], t);
+        return "b" + f[1] + "(b, " + e + ")";
+      }
+      String h = "v" + helpers++;
+      StringBuilder b = new StringBuilder();
+      if (t.startsWith("list<")) {
+        String el = Model.inner(t, "list<");
+        String elJava = m.javaType(el, true);
+        b.append("\n  private static int ").append(h).append('(').append(FBB);
+        b.append(" b, java.util.List<").append(elJava).append("> l) {\n");
+        if (el.equals("null")) {
+          // list<null> is a [bool] that stays empty: userCodec refuses an element, with its path
+          b.append("    if (!l.isEmpty()) {\n      throw new java.lang.IllegalArgumentException(");
+          b.append("\"flatbuffers: a null element\");\n    }\n    return ").append(c);
+          b.append(".create").append(up).append("Vector(b, new boolean[0]);\n  }\n");
+        } else {
+          String arr = isOffset(el) ? "int" : array(el);
+          b.append("    ").append(arr).append("[] a = new ").append(arr);
+          b.append("[l.size()];\n    for (int i = 0; i < a.length; i++) {\n      a[i] = ");
+          if (isOffset(el)) {
+            b.append(elementOffset(f, el, "l.get(i)"));
+          } else {
+            b.append(scalar(el, "l.get(i)"));
+          }
+          b.append(";\n    }\n    return ").append(c).append(".create").append(up);
+          b.append("Vector(b, a);\n  }\n");
+        }
+      } else {
+        String v = Model.mapValue(t);
+        String entry = fb + elemType(f[1]);
+        String entryName = elemType(f[1]);
+        List<String[]> ef = fbs.tables.get(entryName);
+        if (ef == null || ef.size() != 2) {
+          throw new IllegalArgumentException("no entry table " + entryName + " in the .fbs");
+        }
+        String vJava = m.javaType(v, true);
+        b.append("\n  private static int ").append(h).append('(').append(FBB);
+        b.append(" b, java.util.Map<java.lang.String, ").append(vJava).append("> m) {\n");
+        b.append("    int[] a = new int[m.size()];\n    int i = 0;\n");
+        b.append("    for (java.util.Map.Entry<java.lang.String, ").append(vJava);
+        b.append("> e : m.entrySet()) {\n      int k = b.createString(e.getKey());\n");
+        String[] vf = ef.get(1);
+        String vUp = flatcName(vf[0], true);
+        String add = "";
+        if (isOffset(v)) {
+          b.append("      int v = ").append(elementOffset(vf, v, "e.getValue()")).append(";\n");
+          add = "      " + entry + ".add" + vUp + "(b, v);\n";
+        } else if (!v.equals("null")) {
+          add = add("      ", entry + ".add" + vUp, v, "e.getValue()");
+        }
+        b.append("      ").append(entry).append(".start").append(entryName).append("(b);\n");
+        b.append("      ").append(entry).append(".add").append(flatcName(ef.get(0)[0], true));
+        b.append("(b, k);\n").append(add);
+        b.append("      a[i++] = ").append(entry).append(".end").append(entryName);
+        b.append("(b);\n    }\n    return ").append(c).append(".create").append(up);
+        b.append("Vector(b, a);\n  }\n");
+      }
+      methods.append(b);
+      return h + "(b, " + e + ")";
+    }
+
+    /** The offset of a vector element or map value: a string or a sub-table. */
+    private String elementOffset(String[] f, String t, String e) {
+      if (t.equals("string")) {
+        return "b.createString(" + e + ")";
+      }
+      if (!isRecord(t)) {
+        throw new IllegalArgumentException(t + " inside a vector");
+      }
+      String table = elemType(f[1]);
+      table(table, t);
+      return "b" + table + "(b, " + e + ")";
+    }
+
+    /** Expression: the value of field {@code f} read with accessor {@code get} of table c. */
+    private String readOffset(String c, String[] f, String t, String get, boolean opt) {
+      if (t.equals("string")) {
+        return get + "()";
+      }
+      if (t.equals("bytes")) {
+        return "bytes(" + get + "AsByteBuffer())";
+      }
+      if (isRecord(t)) {
+        return "r" + f[1] + "(" + get + "())";
+      }
+      String h = "r" + helpers++;
+      StringBuilder b = new StringBuilder();
+      String name = get.substring(2);
+      if (t.startsWith("list<")) {
+        String el = Model.inner(t, "list<");
+        String elJava = m.javaType(el, true);
+        b.append("\n  private static java.util.List<").append(elJava).append("> ").append(h);
+        b.append('(').append(c).append(" t) {\n    int n = t.").append(name).append("Length();\n");
+        b.append("    java.util.ArrayList<").append(elJava).append("> l = new ");
+        b.append("java.util.ArrayList<>(n);\n    for (int j = 0; j < n; j++) {\n      l.add(");
+        String x = "t." + name + "(j)";
+        if (el.equals("null")) {
+          b.append("null");
+        } else if (isRecord(el)) {
+          b.append('r').append(elemType(f[1])).append('(').append(x).append(')');
+        } else {
+          b.append(readScalar(el, x));
+        }
+        b.append(");\n    }\n    return l;\n  }\n");
+      } else {
+        String v = Model.mapValue(t);
+        String vJava = m.javaType(v, true);
+        String entryName = elemType(f[1]);
+        List<String[]> ef = fbs.tables.get(entryName);
+        String[] vf = ef.get(1);
+        String key = "e." + flatcName(ef.get(0)[0], false) + "()";
+        String x = "e." + flatcName(vf[0], false) + "()";
+        b.append("\n  private static java.util.Map<java.lang.String, ").append(vJava).append("> ");
+        b.append(h).append('(').append(c).append(" t) {\n    int n = t.").append(name);
+        b.append("Length();\n    java.util.LinkedHashMap<java.lang.String, ").append(vJava);
+        b.append("> m = new java.util.LinkedHashMap<>();\n");
+        b.append("    for (int j = 0; j < n; j++) {\n      ").append(fb).append(entryName);
+        b.append(" e = t.").append(name).append("(j);\n      m.put(").append(key).append(", ");
+        if (v.equals("null")) {
+          b.append("null");
+        } else if (isRecord(v)) {
+          b.append('r').append(vf[1]).append('(').append(x).append(')');
+        } else {
+          b.append(readScalar(v, x));
+        }
+        b.append(");\n    }\n    return m;\n  }\n");
+      }
+      methods.append(b);
+      // a vector that may be absent: absent is null, present (even empty) a list or map
+      return opt ? "t." + name + "Vector() == null ? null : " + h + "(t)" : h + "(t)";
+    }
+
+    /**
+     * Statement: {@code adder(b, e)} for a scalar with a default; the builder drops a value equal
+     * to it, and -0.0 equals 0.0, so a negative zero is forced in (else it reads back as 0.0).
+     */
+    private String add(String indent, String adder, String t, String e) {
+      String call = adder + "(b, " + scalar(t, e) + ");\n";
+      if (!t.equals("float32") && !t.equals("float64")) {
+        return indent + call;
+      }
+      return indent
+          + "if ("
+          + e
+          + " == 0 && 1 / "
+          + e
+          + " < 0) {\n"
+          + indent
+          + "  b.forceDefaults(true);\n"
+          + indent
+          + "  "
+          + call
+          + indent
+          + "  b.forceDefaults(false);\n"
+          + indent
+          + "} else {\n"
+          + indent
+          + "  "
+          + call
+          + indent
+          + "}\n";
+    }
+
+    /** The Java element type of a scalar vector ({@code create<Field>Vector}'s array). */
+    private String array(String t) {
+      switch (t) {
+        case "int32":
+          return "int";
+        case "uint32":
+        case "int64":
+        case "uint64":
+        case "timestamp_ms":
+          return "long";
+        case "float32":
+          return "float";
+        case "float64":
+          return "double";
+        case "bool":
+          return "boolean";
+        default:
+          if (m.isEnum(t)) {
+            return enumBase(t);
+          }
+          throw new IllegalArgumentException(t + " has no FlatBuffers scalar");
+      }
+    }
+
+    private String enumBase(String t) {
+      return "short".equals(fbs.enums.get(t)) ? "short" : "byte";
+    }
+
+    /** Expression: the model's (possibly boxed) scalar {@code e} as the builder takes it. */
+    private String scalar(String t, String e) {
+      if (t.equals("timestamp_ms")) {
+        return e + ".toEpochMilli()";
+      }
+      if (m.isEnum(t)) {
+        return "(" + enumBase(t) + ") " + e + ".ordinal()";
+      }
+      array(t);
+      return e;
+    }
+
+    /** Expression: the accessor's scalar {@code e} as the model's value of {@code t}. */
+    private String readScalar(String t, String e) {
+      if (t.equals("timestamp_ms")) {
+        return "java.time.Instant.ofEpochMilli(" + e + ")";
+      }
+      if (m.isEnum(t)) {
+        return m.named(t) + ".values()[" + e + "]";
+      }
+      return e;
+    }
+
+    /** A read scalar boxed, so {@code cond ? value : null} does not unbox the null. */
+    private String box(String t, String e) {
+      return t.equals("timestamp_ms") || m.isEnum(t) ? e : "(" + m.javaType(t, true) + ") " + e;
+    }
+  }
+
+  /** protoc's Java camel case of a field name ({@code upper}: as in {@code set<Name>}). */
+  static String protocName(String name, boolean upper) {
+    StringBuilder b = new StringBuilder();
+    boolean capNext = upper;
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c >= 'a' && c <= 'z') {
+        b.append(capNext ? Character.toUpperCase(c) : c);
+        capNext = false;
+      } else if (c >= 'A' && c <= 'Z') {
+        b.append(i == 0 && !upper ? Character.toLowerCase(c) : c);
+        capNext = false;
+      } else if (c >= '0' && c <= '9') {
+        b.append(c);
+        capNext = true;
+      } else {
+        capNext = true;
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * Plain Java between a user dataset's typed model and protoc's classes for its .proto (field k of
+   * a record is proto field k, protocol section 7), used by the {@code protobuf} row instead of
+   * protobuf's reflection API. Written after protoc ran: every method it calls is checked against
+   * protoc's Java source, and a dataset with one missing (protoc renames a field that clashes with
+   * its own methods) gets no glue, so its row keeps the reflective conversion.
+   */
+  static final class ProtobufGlue {
+    private final Model m;
+    private final String pb;
+    private final String javaSource;
+    private final Map<String, List<String[]>> messages = new HashMap<>();
+    private final StringBuilder methods = new StringBuilder();
+    private final Set<String> done = new HashSet<>();
+    private final Set<String> calls = new HashSet<>();
+
+    ProtobufGlue(Model m, String proto, String javaSource) {
+      this.m = m;
+      this.pb = m.pkg + ".pb.SerbenchProto.";
+      this.javaSource = javaSource;
+      Matcher t = Pattern.compile("(?m)^message (\\w+) \\{([^}]*)\\}").matcher(proto);
+      Pattern field = Pattern.compile("^(?:optional |repeated )?(.+?) (\\w+) = (\\d+)$");
+      while (t.find()) {
+        TreeMap<Integer, String[]> byNumber = new TreeMap<>();
+        for (String line : t.group(2).split(";")) {
+          Matcher f = field.matcher(line.trim());
+          if (f.matches()) {
+            byNumber.put(Integer.parseInt(f.group(3)), new String[] {f.group(2), f.group(1)});
+          }
+        }
+        messages.put(t.group(1), new ArrayList<>(byNumber.values()));
+      }
+    }
+
+    String source(String name, String rootMessage) {
+      String msg = m.messages("").values().iterator().next();
+      String rootJava;
+      if (m.defs.path(msg).has("record")) {
+        rootJava = m.named(msg);
+        message(rootMessage, msg);
+      } else {
+        rootJava = m.javaType(msg, true);
+        messageOf(rootMessage, rootJava, List.of("x"), List.of(msg), "");
+      }
+      for (String c : done) {
+        if (!javaSource.contains("class " + c + " ")) {
+          throw new IllegalArgumentException("protoc's Java has no class " + c);
+        }
+      }
+      for (String c : calls) {
+        if (!javaSource.contains(" " + c + "(")) {
+          throw new IllegalArgumentException("protoc's Java has no " + c);
+        }
+      }
+      String p = pb + rootMessage;
+      StringBuilder b = new StringBuilder(m.header());
+      b.append("/** Between the typed model and protoc's classes of this dataset's .proto. */\n");
+      b.append("public final class ").append(name);
+      b.append(" implements serbench.harness.ProtobufGlue {\n");
+      b.append("  private static final com.google.protobuf.Parser<").append(p);
+      b.append("> PARSER = ").append(p).append(".parser();\n\n");
+      b.append("  @java.lang.Override\n  public com.google.protobuf.MessageLite toProto(");
+      b.append("java.lang.Object x) {\n    return m").append(rootMessage).append("((");
+      b.append(rootJava).append(") x);\n  }\n\n  @java.lang.Override\n");
+      b.append("  public java.lang.Object fromProto(byte[] buf, int off, int len)\n");
+      b.append("      throws com.google.protobuf.InvalidProtocolBufferException {\n");
+      b.append("    return r").append(rootMessage).append("(PARSER.parseFrom(buf, off, len));\n");
+      b.append("  }\n");
+      return b.append(methods).append("}\n").toString();
+    }
+
+    private void message(String message, String record) {
+      if (!done.add(message)) {
+        return;
+      }
+      JsonNode fields = m.defs.get(record).get("record");
+      List<String> ids = Model.fieldIds(fields);
+      List<String> exprs = new ArrayList<>();
+      List<String> types = new ArrayList<>();
+      for (int k = 0; k < fields.size(); k++) {
+        exprs.add("r." + ids.get(k));
+        types.add(fields.get(k).get(1).asText().trim());
+      }
+      messageOf(message, m.named(record), exprs, types, record);
+    }
+
+    private String call(String method) {
+      calls.add(method);
+      return method;
+    }
+
+    private void messageOf(
+        String message, String javaType, List<String> exprs, List<String> types, String record) {
+      List<String[]> fields = messages.get(message);
+      if (fields == null || fields.size() != types.size()) {
+        throw new IllegalArgumentException("message " + message + " does not match the types");
+      }
+      String c = pb + message;
+      StringBuilder build = new StringBuilder();
+      StringBuilder read = new StringBuilder();
+      for (int k = 0; k < fields.size(); k++) {
+        String[] f = fields.get(k);
+        String t = types.get(k);
+        boolean opt = t.startsWith("optional<");
+        String base = opt ? Model.inner(t, "optional<") : t;
+        String e = exprs.get(k);
+        String up = protocName(f[0], true);
+        String value;
+        if (base.equals("null")) {
+          value = "p." + call("has" + up) + "() ? (java.lang.Object) p.get" + up + "() : null";
+        } else if (base.startsWith("list<")) {
+          String el = Model.inner(base, "list<");
+          String elJava = m.javaType(el, true);
+          if (!el.equals("null")) {
+            build.append("    if (").append(e).append(" != null) {\n      for (").append(elJava);
+            build.append(" e : ").append(e).append(") {\n        b.");
+            build.append(m.isEnum(el) ? call("add" + up + "Value") : call("add" + up));
+            build.append('(').append(toProto(el, f[1], "e")).append(");\n      }\n    }\n");
+          }
+          String get =
+              m.isEnum(el) ? "p." + call("get" + up + "Value") + "(i)" : "p.get" + up + "(i)";
+          read.append("    java.util.ArrayList<").append(elJava).append("> l").append(k);
+          read.append(" = new java.util.ArrayList<>();\n    for (int i = 0, n = p.");
+          read.append(call("get" + up + "Count")).append("(); i < n; i++) {\n      l").append(k);
+          read.append(".add(").append(el.equals("null") ? "null" : fromProto(el, f[1], get));
+          read.append(");\n    }\n");
+          value = "l" + k;
+        } else if (base.startsWith("map<")) {
+          String v = Model.mapValue(base);
+          String vJava = m.javaType(v, true);
+          boolean en = m.isEnum(v);
+          if (!v.equals("null")) {
+            build
+                .append("    if (")
+                .append(e)
+                .append(" != null) {\n      for (java.util.Map.Entry<");
+            build.append("java.lang.String, ").append(vJava).append("> e : ").append(e);
+            build.append(".entrySet()) {\n        b.");
+            build.append(en ? call("put" + up + "Value") : call("put" + up));
+            build.append("(e.getKey(), ").append(toProto(v, mapValue(f[1]), "e.getValue()"));
+            build.append(");\n      }\n    }\n");
+          }
+          read.append("    java.util.LinkedHashMap<java.lang.String, ").append(vJava);
+          read.append("> m").append(k).append(" = new java.util.LinkedHashMap<>();\n");
+          read.append("    for (var e : p.");
+          read.append(en ? call("get" + up + "ValueMap") : call("get" + up + "Map"));
+          read.append("().entrySet()) {\n      m").append(k).append(".put(e.getKey(), ");
+          read.append(v.equals("null") ? "null" : fromProto(v, mapValue(f[1]), "e.getValue()"));
+          read.append(");\n    }\n");
+          value = "m" + k;
+        } else {
+          boolean primitive = !opt && isPrimitive(base);
+          if (!primitive) {
+            build.append("    if (").append(e).append(" != null) {\n  ");
+          }
+          build
+              .append("    b.")
+              .append(m.isEnum(base) ? call("set" + up + "Value") : call("set" + up));
+          build.append('(').append(toProto(base, f[1], e)).append(");\n");
+          if (!primitive) {
+            build.append("    }\n");
+          }
+          String get =
+              m.isEnum(base)
+                  ? "p." + call("get" + up + "Value") + "()"
+                  : "p." + call("get" + up) + "()";
+          value = fromProto(base, f[1], get);
+          if (opt || m.defs.path(base).has("record")) {
+            value = "p." + call("has" + up) + "() ? " + box(base, value) + " : null";
+          }
+        }
+        if (record.isEmpty()) {
+          read.append("    return ").append(value).append(";\n");
+        } else {
+          read.append("    r.").append(e.substring(2)).append(" = ").append(value).append(";\n");
+        }
+      }
+      String param = record.isEmpty() ? "x" : "r";
+      methods.append("\n  static ").append(c).append(" m").append(message).append('(');
+      methods.append(javaType).append(' ').append(param).append(") {\n    ").append(c);
+      methods.append(".Builder b = ").append(c).append(".newBuilder();\n").append(build);
+      methods.append("    return b.build();\n  }\n");
+      methods.append("\n  static ").append(javaType).append(" r").append(message).append('(');
+      methods.append(c).append(" p) {\n");
+      if (!record.isEmpty()) {
+        methods.append("    ").append(javaType).append(" r = new ").append(javaType);
+        methods.append("();\n");
+      }
+      methods.append(read);
+      if (!record.isEmpty()) {
+        methods.append("    return r;\n");
+      }
+      methods.append("  }\n");
+    }
+
+    /** The value type of a proto {@code map<string, V>}. */
+    private static String mapValue(String protoType) {
+      return protoType.substring(protoType.indexOf(',') + 1, protoType.length() - 1).trim();
+    }
+
+    private static boolean isPrimitive(String t) {
+      switch (t) {
+        case "int32":
+        case "uint32":
+        case "int64":
+        case "uint64":
+        case "float32":
+        case "float64":
+        case "bool":
+          return true;
+        default:
+          return false;
+      }
+    }
+
+    /** Expression: the model's value {@code e} of {@code t} as protoc's setter takes it. */
+    private String toProto(String t, String protoType, String e) {
+      switch (t) {
+        case "uint32":
+          return "(int) (long) " + e;
+        case "timestamp_ms":
+          return e + ".toEpochMilli()";
+        case "bytes":
+          return "com.google.protobuf.ByteString.copyFrom(" + e + ")";
+        case "int32":
+        case "int64":
+        case "uint64":
+        case "float32":
+        case "float64":
+        case "bool":
+        case "string":
+          return e;
+        default:
+          if (m.isEnum(t)) {
+            return e + ".ordinal()";
+          }
+          if (!m.defs.path(t).has("record")) {
+            throw new IllegalArgumentException(t + " has no protobuf type");
+          }
+          message(protoType, t);
+          return "m" + protoType + "(" + e + ")";
+      }
+    }
+
+    /** Expression: protoc's value {@code x} (a getter's) as the model's value of {@code t}. */
+    private String fromProto(String t, String protoType, String x) {
+      switch (t) {
+        case "uint32":
+          return "java.lang.Integer.toUnsignedLong(" + x + ")";
+        case "timestamp_ms":
+          return "java.time.Instant.ofEpochMilli(" + x + ")";
+        case "bytes":
+          return x + ".toByteArray()";
+        default:
+          if (m.isEnum(t)) {
+            return m.named(t) + ".values()[" + x + "]";
+          }
+          if (m.defs.path(t).has("record")) {
+            message(protoType, t);
+            return "r" + protoType + "(" + x + ")";
+          }
+          return x;
+      }
+    }
+
+    private String box(String t, String e) {
+      return isPrimitive(t) ? "(" + m.javaType(t, true) + ") " + e : e;
+    }
+  }
+
+  /**
+   * Plain Java between a user dataset's typed model and the structs thrift generates from its
+   * .thrift (field id k is the record's k-th field, protocol section 7), used by the {@code thrift}
+   * row instead of libthrift's field metadata. Written after thrift ran: every method it calls is
+   * checked against the struct's generated source; a dataset with one missing keeps the reflective
+   * conversion.
+   */
+  static final class ThriftGlue {
+    private final Model m;
+    private final String th;
+    private final Path javaDir;
+    private final Map<String, List<String[]>> structs = new HashMap<>();
+    private final Set<String> enums = new HashSet<>();
+    private final StringBuilder methods = new StringBuilder();
+    private final Set<String> done = new HashSet<>();
+    private final Set<String> calls = new HashSet<>();
+    private int helpers;
+
+    ThriftGlue(Model m, String thrift, Path javaDir) {
+      this.m = m;
+      this.th = m.pkg + ".thrift.";
+      this.javaDir = javaDir;
+      Matcher t = Pattern.compile("(?m)^struct (\\w+) \\{([^}]*)\\}").matcher(thrift);
+      Pattern field = Pattern.compile("^(\\d+): (required|optional) (.+?) (\\w+)$");
+      while (t.find()) {
+        TreeMap<Integer, String[]> byId = new TreeMap<>();
+        for (String line : t.group(2).split(",\\s*\\n")) {
+          Matcher f = field.matcher(line.trim().replaceAll(",$", ""));
+          if (f.matches()) {
+            byId.put(Integer.parseInt(f.group(1)), new String[] {f.group(4), f.group(3)});
+          }
+        }
+        structs.put(t.group(1), new ArrayList<>(byId.values()));
+      }
+      Matcher e = Pattern.compile("(?m)^enum (\\w+) \\{").matcher(thrift);
+      while (e.find()) {
+        enums.add(e.group(1));
+      }
+    }
+
+    String source(String name, String root) throws IOException {
+      String msg = m.messages("").values().iterator().next();
+      String rootJava;
+      if (m.defs.path(msg).has("record")) {
+        rootJava = m.named(msg);
+        struct(root, msg);
+      } else {
+        rootJava = m.javaType(msg, true);
+        structOf(root, rootJava, List.of("x"), List.of(msg), "");
+      }
+      for (String c : calls) {
+        String[] sm = c.split("#");
+        Path src = javaDir.resolve(sm[0] + ".java");
+        if (!Files.isRegularFile(src) || !Files.readString(src).contains(" " + sm[1] + "(")) {
+          throw new IllegalArgumentException("thrift's Java has no " + sm[0] + "." + sm[1]);
+        }
+      }
+      String s = th + root;
+      StringBuilder b = new StringBuilder(m.header());
+      b.append("/** Between the typed model and thrift's structs of this dataset's .thrift. */\n");
+      b.append("public final class ").append(name);
+      b.append(" implements serbench.harness.ThriftGlue {\n");
+      b.append("  @java.lang.Override\n  public org.apache.thrift.TBase<?, ?> toThrift(");
+      b.append("java.lang.Object x) {\n    return t").append(root).append("((");
+      b.append(rootJava).append(") x);\n  }\n\n");
+      b.append("  @java.lang.Override\n  public org.apache.thrift.TBase<?, ?> newRoot() {\n");
+      b.append("    return new ").append(s).append("();\n  }\n\n");
+      b.append("  @java.lang.Override\n  public java.lang.Object fromThrift(");
+      b.append("org.apache.thrift.TBase<?, ?> x) {\n    return r").append(root).append("((");
+      b.append(s).append(") x);\n  }\n");
+      return b.append(methods).append("}\n").toString();
+    }
+
+    private void struct(String struct, String record) {
+      if (!done.add(struct)) {
+        return;
+      }
+      JsonNode fields = m.defs.get(record).get("record");
+      List<String> ids = Model.fieldIds(fields);
+      List<String> exprs = new ArrayList<>();
+      List<String> types = new ArrayList<>();
+      for (int k = 0; k < fields.size(); k++) {
+        exprs.add("r." + ids.get(k));
+        types.add(fields.get(k).get(1).asText().trim());
+      }
+      structOf(struct, m.named(record), exprs, types, record);
+    }
+
+    private String call(String struct, String method) {
+      calls.add(struct + "#" + method);
+      return method;
+    }
+
+    private static String cap(String name) {
+      return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
+    private void structOf(
+        String struct, String javaType, List<String> exprs, List<String> types, String record) {
+      List<String[]> fields = structs.get(struct);
+      if (fields == null || fields.size() != types.size()) {
+        throw new IllegalArgumentException("struct " + struct + " does not match the types");
+      }
+      String c = th + struct;
+      StringBuilder build = new StringBuilder();
+      StringBuilder read = new StringBuilder();
+      for (int k = 0; k < fields.size(); k++) {
+        String[] f = fields.get(k);
+        String t = types.get(k);
+        boolean opt = t.startsWith("optional<");
+        String base = opt ? Model.inner(t, "optional<") : t;
+        String e = exprs.get(k);
+        String up = cap(f[0]);
+        String isSet = "s." + call(struct, "isSet" + up) + "()";
+        String get = "s." + call(struct, (f[1].equals("bool") ? "is" : "get") + up) + "()";
+        String value;
+        if (base.equals("null")) {
+          value = isSet + " ? (java.lang.Object) " + get + " : null";
+        } else {
+          boolean primitive = !opt && ProtobufGlue.isPrimitive(base);
+          build.append(primitive ? "" : "    if (" + e + " != null) {\n  ");
+          build.append("    s.").append(call(struct, "set" + up)).append('(');
+          build.append(toThrift(base, f[1], e, k)).append(");\n");
+          build.append(primitive ? "" : "    }\n");
+          value = fromThrift(base, f[1], get, k);
+          value = primitive ? value : isSet + " ? " + box(base, value) + " : null";
+        }
+        if (record.isEmpty()) {
+          read.append("    return ").append(value).append(";\n");
+        } else {
+          read.append("    r.").append(e.substring(2)).append(" = ").append(value).append(";\n");
+        }
+      }
+      String param = record.isEmpty() ? "x" : "r";
+      methods.append("\n  static ").append(c).append(" t").append(struct).append('(');
+      methods.append(javaType).append(' ').append(param).append(") {\n    ").append(c);
+      methods.append(" s = new ").append(c).append("();\n").append(build);
+      methods.append("    return s;\n  }\n");
+      methods.append("\n  static ").append(javaType).append(" r").append(struct).append('(');
+      methods.append(c).append(" s) {\n");
+      if (!record.isEmpty()) {
+        methods.append("    if (s == null) {\n      return null;\n    }\n");
+        methods.append("    ").append(javaType).append(" r = new ").append(javaType);
+        methods.append("();\n");
+      }
+      methods.append(read);
+      if (!record.isEmpty()) {
+        methods.append("    return r;\n");
+      }
+      methods.append("  }\n");
+    }
+
+    /** The boxed Java type thrift uses for a .thrift type (list elements, map values). */
+    private String boxed(String tt) {
+      switch (tt) {
+        case "i32":
+          return "java.lang.Integer";
+        case "i64":
+          return "java.lang.Long";
+        case "double":
+          return "java.lang.Double";
+        case "bool":
+          return "java.lang.Boolean";
+        case "string":
+          return "java.lang.String";
+        case "binary":
+          return "java.nio.ByteBuffer";
+        default:
+          if (tt.startsWith("list<") || tt.startsWith("map<")) {
+            throw new IllegalArgumentException("nested container " + tt);
+          }
+          return th + tt;
+      }
+    }
+
+    private String box(String t, String e) {
+      return ProtobufGlue.isPrimitive(t) ? "(" + m.javaType(t, true) + ") " + e : e;
+    }
+
+    /**
+     * Whether a list or map holds the same Java values in the model and in thrift's struct (a
+     * {@code list<string>}, a {@code map<string,int32>}): then it is passed as it is, not copied.
+     */
+    private boolean sameContainer(String t, String tt) {
+      String el = t.startsWith("list<") ? Model.inner(t, "list<") : Model.mapValue(t);
+      String ett = t.startsWith("list<") ? listElem(tt) : mapValue(tt);
+      return toThrift(el, ett, "v", -1).equals("v")
+          && fromThrift(el, ett, "v", -1).equals("v")
+          && boxed(ett).equals(m.javaType(el, true));
+    }
+
+    private static String listElem(String tt) {
+      return tt.substring(tt.indexOf('<') + 1, tt.length() - 1).trim();
+    }
+
+    private static String mapValue(String tt) {
+      return tt.substring(tt.indexOf(',') + 1, tt.length() - 1).trim();
+    }
+
+    /** A helper method's call converting a model list or map {@code e} to thrift's. */
+    private String toThrift(String t, String tt, String e, int k) {
+      switch (t) {
+        case "int32":
+        case "uint32":
+        case "int64":
+        case "float64":
+        case "bool":
+        case "string":
+          return e;
+        case "float32":
+          return "(double) " + e;
+        case "timestamp_ms":
+          return e + ".toEpochMilli()";
+        case "bytes":
+          return tt.equals("binary") && k < 0 ? "java.nio.ByteBuffer.wrap(" + e + ")" : e;
+        default:
+          break;
+      }
+      if (m.isEnum(t)) {
+        return th + tt + ".findByValue(" + e + ".ordinal())";
+      }
+      if (m.defs.path(t).has("record")) {
+        struct(tt, t);
+        return "t" + tt + "(" + e + ")";
+      }
+      if (sameContainer(t, tt)) {
+        return e;
+      }
+      String h = "tc" + helpers++;
+      StringBuilder b = new StringBuilder();
+      if (t.startsWith("list<")) {
+        String el = Model.inner(t, "list<");
+        String ett = listElem(tt);
+        b.append("\n  private static java.util.List<").append(boxed(ett)).append("> ").append(h);
+        b.append("(java.util.List<").append(m.javaType(el, true)).append("> l) {\n");
+        b.append("    java.util.ArrayList<").append(boxed(ett)).append("> a = ");
+        b.append("new java.util.ArrayList<>(l.size());\n    for (").append(m.javaType(el, true));
+        b.append(" v : l) {\n      a.add(").append(toThrift(el, ett, "v", -1));
+        b.append(");\n    }\n    return a;\n  }\n");
+      } else {
+        String v = Model.mapValue(t);
+        String vtt = mapValue(tt);
+        b.append("\n  private static java.util.Map<java.lang.String, ").append(boxed(vtt));
+        b.append("> ").append(h).append("(java.util.Map<java.lang.String, ");
+        b.append(m.javaType(v, true)).append("> m) {\n    java.util.LinkedHashMap<");
+        b.append("java.lang.String, ").append(boxed(vtt)).append("> a = ");
+        b.append("new java.util.LinkedHashMap<>();\n    for (java.util.Map.Entry<");
+        b.append("java.lang.String, ").append(m.javaType(v, true));
+        b.append("> e : m.entrySet()) {\n      a.put(e.getKey(), ");
+        b.append(toThrift(v, vtt, "e.getValue()", -1)).append(");\n    }\n    return a;\n  }\n");
+      }
+      methods.append(b);
+      return h + "(" + e + ")";
+    }
+
+    /** Expression: thrift's value {@code x} as the model's value of {@code t}. */
+    private String fromThrift(String t, String tt, String x, int k) {
+      switch (t) {
+        case "int32":
+        case "uint32":
+        case "int64":
+        case "float64":
+        case "bool":
+        case "string":
+          return x;
+        case "float32":
+          return "(float) (double) " + x;
+        case "timestamp_ms":
+          return "java.time.Instant.ofEpochMilli(" + x + ")";
+        case "bytes":
+          return k < 0 ? "org.apache.thrift.TBaseHelper.byteBufferToByteArray(" + x + ")" : x;
+        default:
+          break;
+      }
+      if (m.isEnum(t)) {
+        return m.named(t) + ".values()[" + x + ".getValue()]";
+      }
+      if (m.defs.path(t).has("record")) {
+        struct(tt, t);
+        return "r" + tt + "(" + x + ")";
+      }
+      if (sameContainer(t, tt)) {
+        return x;
+      }
+      String h = "rc" + helpers++;
+      StringBuilder b = new StringBuilder();
+      if (t.startsWith("list<")) {
+        String el = Model.inner(t, "list<");
+        String ett = listElem(tt);
+        b.append("\n  private static java.util.List<").append(m.javaType(el, true)).append("> ");
+        b.append(h).append("(java.util.List<").append(boxed(ett)).append("> l) {\n");
+        b.append("    java.util.ArrayList<").append(m.javaType(el, true)).append("> a = ");
+        b.append("new java.util.ArrayList<>(l.size());\n    for (").append(boxed(ett));
+        b.append(" v : l) {\n      a.add(").append(fromThrift(el, ett, "v", -1));
+        b.append(");\n    }\n    return a;\n  }\n");
+      } else {
+        String v = Model.mapValue(t);
+        String vtt = mapValue(tt);
+        b.append("\n  private static java.util.Map<java.lang.String, ").append(m.javaType(v, true));
+        b.append("> ").append(h).append("(java.util.Map<java.lang.String, ").append(boxed(vtt));
+        b.append("> m) {\n    java.util.LinkedHashMap<java.lang.String, ");
+        b.append(m.javaType(v, true)).append("> a = new java.util.LinkedHashMap<>();\n");
+        b.append("    for (java.util.Map.Entry<java.lang.String, ").append(boxed(vtt));
+        b.append("> e : m.entrySet()) {\n      a.put(e.getKey(), ");
+        b.append(fromThrift(v, vtt, "e.getValue()", -1)).append(");\n    }\n    return a;\n  }\n");
+      }
+      methods.append(b);
+      return h + "(" + x + ")";
+    }
   }
 
   /** One types file's classes and model. */

@@ -1,0 +1,5 @@
+namespace * serbench.user.scores
+
+struct Root {
+  1: required list<double> value
+}
