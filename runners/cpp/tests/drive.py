@@ -7,9 +7,11 @@ test is tests/test_runner_conformance.py).
 
 --user DIR also prepares each hand-made user dataset in DIR/*/ (tests/user-data: types.json,
 data.json, optional schema.proto compiled here to a descriptor set, optional schema.capnp
-whose first struct is the root, expect.json naming the statuses expected other than ok:
+whose first struct is the root, optional schema.thrift whose last struct is, optional
+schema.fbs with its root_type, expect.json naming the statuses expected other than ok:
 {"serializer": "not_applicable", "*": ...}, or with part of the detail:
-{"serializer": {"status": ..., "detail": ...}}); --user-only
+{"serializer": {"status": ..., "detail": ...}}, or an ok row's encoded size:
+{"serializer": {"status": "ok", "size": 272}}); --user-only
 skips the built-in datasets (the ctest `user_datasets`).
 """
 
@@ -71,6 +73,21 @@ class Serve:
         return self.p.wait(timeout=30)
 
 
+def unavailable(folder: Path, kind: str, fmt: str) -> str:
+    """The reason the orchestrator would give for a kind the folder has no schema of: its own
+    schema writer's where the types do not map, else that the folder has none."""
+    try:
+        from serbench.userdata.schemas.generate import generate
+        from serbench.userdata.schemas.model import load
+
+        got = generate(load(json.loads((folder / "types.json").read_text()), "usertest"))[kind]
+    except Exception:  # types the writer cannot load (a recursive record)
+        got = None
+    if got is not None and not hasattr(got, "text"):
+        return f"{fmt}: {got}"
+    return f"{fmt}: no schema.{kind} in {folder.name}"
+
+
 def user_cell(folder: Path) -> tuple[dict, str, dict]:
     """The dataset object of a hand-made user dataset, with the schemas the orchestrator
     would pass (an `unavailable` reason, named after the format, where the folder has none)."""
@@ -98,6 +115,20 @@ def user_cell(folder: Path) -> tuple[dict, str, dict]:
         schemas["capnp"] = {"path": str(capnp.resolve()), "struct": struct.group(1)}
     else:
         schemas["capnp"] = {"unavailable": f"capnproto: no schema.capnp in {folder.name}"}
+    fbs = folder / "schema.fbs"
+    if fbs.exists():
+        root = re.search(r"^root_type (\w+);", fbs.read_text(), re.M)
+        assert root, f"{fbs}: no root_type"
+        schemas["fbs"] = {"path": str(fbs.resolve()), "root": root.group(1)}
+    else:
+        schemas["fbs"] = {"unavailable": unavailable(folder, "fbs", "flatbuffers")}
+    thrift = folder / "schema.thrift"
+    if thrift.exists():  # the root is the last struct declared (types before their use)
+        structs = re.findall(r"^struct (\w+)", thrift.read_text(), re.M)
+        assert structs, f"{thrift}: no struct"
+        schemas["thrift"] = {"path": str(thrift.resolve()), "root": structs[-1]}
+    else:
+        schemas["thrift"] = {"unavailable": unavailable(folder, "thrift", "thrift")}
     ds = {
         "name": folder.name,
         "kind": "user",
@@ -118,6 +149,8 @@ def unexpected(reply: dict, want: str | dict) -> str | None:
     detail = (reply.get("check") or {}).get("detail") or (reply.get("error") or {}).get("message")
     if "detail" in want and want["detail"] not in (detail or ""):
         return f"EXPECTED detail {want['detail']!r}"
+    if "size" in want and (reply.get("sizes") or {}).get("encoded") != want["size"]:
+        return f"EXPECTED {want['size']} B"
     return None
 
 

@@ -101,6 +101,50 @@ SerializerEntry typed_entry(Meta meta) {
   return e;
 }
 
+// Where a typed schema row has no glue for a user model (its schema unavailable, not
+// compiled into this build, or holding what typegen does not map): not applicable, saying why.
+struct SchemaGlue {
+  const char* kind;      // the schema kind of dataset.json ("proto", "thrift")
+  const char* format;    // the format name reasons start with
+  const char* compiler;  // what generates the classes
+  const char* lib;       // names build/generated/serbench/user_glue_<lib>.h
+  std::string missing() const {
+    return std::string(format) + ": no " + compiler +
+           " classes or generated glue for this dataset's typed model (its ." + kind +
+           " is compiled when registered before `serbench build -r cpp`; "
+           "build/generated/serbench/user_glue_" +
+           lib + ".h names why a model has no glue)";
+  }
+};
+template <class T>
+struct NoSchemaGlue final : Codec<T> {
+  SchemaGlue g;
+  explicit NoSchemaGlue(SchemaGlue s) : g(s) {}
+  std::string configure(const UserTypes& u) override {
+    std::string na = u.schema_unavailable(g.kind, g.format);
+    return na.empty() ? g.missing() : na;
+  }
+  void encode(const T&, Bytes&) override { throw NotApplicable(g.missing()); }
+  size_t decode(const uint8_t*, size_t, T&) override { throw NotApplicable(g.missing()); }
+};
+
+// Runs a generated-code row on user datasets: Impl for the models whose trait Glue<T> has
+// generated glue, NoSchemaGlue for the others.
+template <class Impl, template <class> class Glue>
+void schema_typed_user(SerializerEntry& e, SchemaGlue g) {
+  e.user_reason.clear();
+  e.make_typed_user = [g](size_t i) {
+    return dispatch_user_model(i, [g](auto tag) -> std::unique_ptr<CodecBase> {
+      using T = typename decltype(tag)::type;
+      if constexpr (Glue<T>::generated) {
+        return std::make_unique<Adapter<Impl, T>>();
+      } else {
+        return std::make_unique<NoSchemaGlue<T>>(g);
+      }
+    });
+  };
+}
+
 template <class T>
 Dataset<T> typed_dataset(const Dataset<Value>& d) {
   Dataset<T> out;

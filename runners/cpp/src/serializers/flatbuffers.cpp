@@ -6,12 +6,14 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "../harness/serializer.h"
+#include "../harness/typed_user.h"
 #include "android_users_generated.h"
 #include "click_maps_generated.h"
 #include "log_records_generated.h"
 #include "one_mb_dict_generated.h"
 #include "pb_vs_msgpack_generated.h"
 #include "serbench/glue_flatbuffers.h"
+#include "serbench/user_glue_flatbuffers.h"
 
 namespace sb {
 namespace {
@@ -232,6 +234,9 @@ struct Full {
                "built-ins whose types it maps; there is none for ") +
            dataset_name(id) + " (build/generated/serbench/glue_*.h names the reason)";
   }
+  // user datasets (typed model): the dataset's .fbs must be available (else the
+  // orchestrator's reason) and compiled with glue generated for the model
+  std::string configure(const UserTypes& u) { return u.schema_unavailable("fbs", "flatbuffers"); }
   FBB fbb{1024};
   // only the types with a mapping (FbOf: hand-written or generated); others are not applicable
   template <class T, class = typename FbOf<T>::type>
@@ -270,13 +275,15 @@ std::string version() {
 }  // namespace
 
 SerializerEntry reg_flatbuffers() {
-  return make_entry<Full>(
-      {"flatbuffers",
-       "flatbuffers",
-       "FlatBuffers (flatc C++)",
-       version(),
-       {"binary", "schema-required", "copying-decode", "generated", "validated"},
-       std::nullopt});
+  SerializerEntry e =
+      make_entry<Full>({"flatbuffers",
+                        "flatbuffers",
+                        "FlatBuffers (flatc C++)",
+                        version(),
+                        {"binary", "schema-required", "copying-decode", "generated", "validated"},
+                        std::nullopt});
+  schema_typed_user<Full, glue::Flatbuffers>(e, {"fbs", "flatbuffers", "flatc", "flatbuffers"});
+  return e;
 }
 SerializerEntry reg_flatbuffers_lazy() {
   return make_entry<Lazy>(

@@ -2,6 +2,7 @@
 // timestamps as int64 ms, S2 Test3 as a bare str. Two rows:
 //   msgpack          unpack (strings referenced) + convert into owning native structs
 //   msgpack-zerocopy unpack into a reused zone; str objects point into the input buffer
+#include <cstring>
 #include <msgpack.hpp>
 
 #include "../harness/serializer.h"
@@ -133,7 +134,35 @@ bool reference_all(msgpack::type::object_type, std::size_t, void*) { return true
 
 // ---- user datasets: the generic value tree (maps keyed by name, bin for bytes, the
 // timestamp extension for date-times, float32 where declared)
-void pack_value(Packer& pk, const Value& v) {
+
+// msgpack-c's pack_float / pack_double write an integral value as an integer (2.0 -> 2,
+// -0.0 -> 0), which loses a declared float; a user value is written as float 32 / float 64.
+template <class To, class From>
+To bits_of(From x) {
+  static_assert(sizeof(To) == sizeof(From));
+  To t;
+  std::memcpy(&t, &x, sizeof t);
+  return t;
+}
+
+template <class Bits>
+void pack_float_bits(Bytes& out, uint8_t marker, Bits bits) {
+  char b[1 + sizeof(Bits)];
+  b[0] = static_cast<char>(marker);
+  for (size_t i = 0; i < sizeof(Bits); ++i)
+    b[1 + i] = static_cast<char>(bits >> (8 * (sizeof(Bits) - 1 - i)));  // big-endian
+  append(out, b, sizeof b);
+}
+
+void pack_exact_float(Bytes& out, const Value& v) {
+  if (v.f32) {
+    pack_float_bits(out, 0xca, bits_of<uint32_t>(static_cast<float>(v.f)));
+  } else {
+    pack_float_bits(out, 0xcb, bits_of<uint64_t>(v.f));
+  }
+}
+
+void pack_value(Packer& pk, Bytes& out, const Value& v) {
   switch (v.k) {
     case Value::K::Null:
       pk.pack_nil();
@@ -148,7 +177,7 @@ void pack_value(Packer& pk, const Value& v) {
       pk.pack(v.u);
       break;
     case Value::K::Float:
-      v.f32 ? pk.pack_float(static_cast<float>(v.f)) : pk.pack_double(v.f);
+      pack_exact_float(out, v);  // the packer writes through to `out` unbuffered
       break;
     case Value::K::String:
       pk.pack_str(static_cast<uint32_t>(v.s.size()));
@@ -172,14 +201,14 @@ void pack_value(Packer& pk, const Value& v) {
     }
     case Value::K::Array:
       pk.pack_array(static_cast<uint32_t>(v.a.size()));
-      for (const auto& x : v.a) pack_value(pk, x);
+      for (const auto& x : v.a) pack_value(pk, out, x);
       break;
     case Value::K::Object:
       pk.pack_map(static_cast<uint32_t>(v.o.size()));
       for (const auto& [k, x] : v.o) {
         pk.pack_str(static_cast<uint32_t>(k.size()));
         pk.pack_str_body(k.data(), static_cast<uint32_t>(k.size()));
-        pack_value(pk, x);
+        pack_value(pk, out, x);
       }
       break;
     case Value::K::BigInt:
@@ -243,7 +272,7 @@ struct Base {
   void encode(const Value& v, Bytes& out) {
     Writer w{&out};
     Packer pk(w);
-    pack_value(pk, v);
+    pack_value(pk, out, v);
   }
   std::string reject(const Value& v) {
     return find_value(v, "$", [](const Value& x) {

@@ -231,20 +231,6 @@ std::string version() {
          std::to_string(v % 1000);
 }
 
-// A user model without generated glue: not applicable, saying why.
-template <class T>
-struct NoGlue final : Codec<T> {
-  std::string configure(const UserTypes& u) override {
-    std::string na = u.schema_unavailable("proto", "protobuf");
-    if (!na.empty()) return na;
-    return "protobuf: no protoc classes or generated glue for this dataset's typed model (its "
-           ".proto is compiled when registered before `serbench build -r cpp`; "
-           "build/generated/serbench/user_glue_protobuf.h names why a model has no glue)";
-  }
-  void encode(const T&, Bytes&) override { throw NotApplicable("protobuf: no glue"); }
-  size_t decode(const uint8_t*, size_t, T&) override { throw NotApplicable("protobuf: no glue"); }
-};
-
 }  // namespace
 
 SerializerEntry reg_protobuf() {
@@ -255,17 +241,7 @@ SerializerEntry reg_protobuf() {
                         version(),
                         {"binary", "schema-required", "copying-decode", "generated"},
                         lib_footprint({"libprotobuf.so"})});
-  e.user_reason.clear();
-  e.make_typed_user = [](size_t i) {
-    return dispatch_user_model(i, [](auto tag) -> std::unique_ptr<CodecBase> {
-      using T = typename decltype(tag)::type;
-      if constexpr (glue::Protobuf<T>::generated) {
-        return std::make_unique<Adapter<Impl, T>>();
-      } else {
-        return std::make_unique<NoGlue<T>>();
-      }
-    });
-  };
+  schema_typed_user<Impl, glue::Protobuf>(e, {"proto", "protobuf", "protoc", "protobuf"});
   return e;
 }
 }  // namespace sb

@@ -8,12 +8,14 @@
 #include <thrift/transport/TBufferTransports.h>
 
 #include "../harness/serializer.h"
+#include "../harness/typed_user.h"
 #include "android_users_types.h"
 #include "click_maps_types.h"
 #include "log_records_types.h"
 #include "one_mb_dict_types.h"
 #include "pb_vs_msgpack_types.h"
 #include "serbench/glue_thrift.h"
+#include "serbench/user_glue_thrift.h"
 
 namespace sb {
 namespace {
@@ -136,6 +138,9 @@ struct Impl {
   static constexpr const char* no_user_data =
       "Apache Thrift C++ has no dynamic message API: its code must be generated from the .thrift "
       "at build time";
+  // user datasets (typed model): the dataset's .thrift must be available (else the
+  // orchestrator's reason) and compiled with glue generated for the model
+  std::string configure(const UserTypes& u) { return u.schema_unavailable("thrift", "thrift"); }
   static std::string reason(DatasetId id) {
     return std::string(
                "the conversion between the typed model and the thrift structs is "
@@ -178,24 +183,30 @@ struct Impl {
     return n;
   }
 };
+const SchemaGlue kThriftGlue{"thrift", "thrift", "thrift", "thrift"};
+
 }  // namespace
 
 SerializerEntry reg_thrift_compact() {
-  return make_entry<Impl<apache::thrift::protocol::TCompactProtocol>>(
-      {"thrift-compact",
-       "thrift-compact",
-       "Apache Thrift (C++, TCompactProtocol)",
-       PACKAGE_VERSION,
-       {"binary", "schema-required", "copying-decode", "generated"},
-       lib_footprint({"libthrift-0"})});
+  using I = Impl<apache::thrift::protocol::TCompactProtocol>;
+  SerializerEntry e = make_entry<I>({"thrift-compact",
+                                     "thrift-compact",
+                                     "Apache Thrift (C++, TCompactProtocol)",
+                                     PACKAGE_VERSION,
+                                     {"binary", "schema-required", "copying-decode", "generated"},
+                                     lib_footprint({"libthrift-0"})});
+  schema_typed_user<I, glue::Thrift>(e, kThriftGlue);
+  return e;
 }
 SerializerEntry reg_thrift_binary() {
-  return make_entry<Impl<apache::thrift::protocol::TBinaryProtocol>>(
-      {"thrift-binary",
-       "thrift-binary",
-       "Apache Thrift (C++, TBinaryProtocol)",
-       PACKAGE_VERSION,
-       {"binary", "schema-required", "copying-decode", "generated"},
-       lib_footprint({"libthrift-0"})});
+  using I = Impl<apache::thrift::protocol::TBinaryProtocol>;
+  SerializerEntry e = make_entry<I>({"thrift-binary",
+                                     "thrift-binary",
+                                     "Apache Thrift (C++, TBinaryProtocol)",
+                                     PACKAGE_VERSION,
+                                     {"binary", "schema-required", "copying-decode", "generated"},
+                                     lib_footprint({"libthrift-0"})});
+  schema_typed_user<I, glue::Thrift>(e, kThriftGlue);
+  return e;
 }
 }  // namespace sb

@@ -2,10 +2,13 @@
 // (datasets/README.md, "Types"). CMake builds it first and runs it at build time:
 //
 //   serbench-typegen OUTDIR builtin=FAMILY=PATH... user=NAME=PATH... handwritten=FAMILY...
+//                   userpb=|userthrift=|userfbs=TYPES=INCLUDE=PACKAGE...
 //
-// writes OUTDIR/model.h (the built-in datasets), OUTDIR/user_model.h (the user datasets) and
+// writes OUTDIR/model.h (the built-in datasets), OUTDIR/user_model.h (the user datasets),
 // OUTDIR/glue_{protobuf,flatbuffers,capnproto,thrift}.h: the schema glue of every built-in
-// family not named `handwritten=` (whose glue is in src/serializers/).
+// family not named `handwritten=` (whose glue is in src/serializers/), and
+// OUTDIR/user_glue_{protobuf,thrift,flatbuffers}.h: the glue of the user datasets whose schema
+// CMake compiled (the user*= arguments).
 //
 // Built-in families go into namespace sb (their names must not clash) with the DatasetId
 // table the harness dispatches on; each user dataset gets namespace sb::user_model::NAME
@@ -540,17 +543,20 @@ struct GlueFamily : TypesTable {
   }
 };
 
-// ---- protobuf glue of a user dataset: the conversions between its typed model
-// (sb::user_model::NAME) and the classes protoc generates from the .proto the orchestrator
-// wrote (src/serbench/userdata/schemas/proto.py): scalars, bytes, timestamp_ms (int64), enums
-// (symbols numbered by position), nested records, proto3 `optional` (has_), repeated and
-// map<string, _> fields, null (an `optional bool` never set, `repeated bool` in a list).
-// Anything else (a renamed name, an optional in a list, ...) leaves the dataset without
-// glue: its typed protobuf row says why.
-struct UserPbGlue : TypesTable {
-  std::string ns, pbns;  // "::sb::user_model::NAME", "::serbench::user::NAME"
+// ---- schema glue of a user dataset: the conversions between its typed model
+// (sb::user_model::NAME) and the classes a pinned compiler generates from the schema the
+// orchestrator wrote (src/serbench/userdata/schemas/). What the writers share: the walk from
+// the message through every record it reaches (names every schema writer keeps as they are,
+// no nested list, map or optional), and the namespace of `to`/`from` functions per record.
+// Anything else leaves the dataset without glue: its typed row says why.
+struct UserGlue : TypesTable {
+  std::string ns, gen;  // "::sb::user_model::NAME", the generated classes' namespace
   std::set<std::string> seen;
   std::vector<std::string> recs;
+
+  UserGlue(const ordered_json& t, std::string model_ns, std::string gen_ns)
+      : TypesTable{t}, ns(std::move(model_ns)), gen(std::move(gen_ns)) {}
+  virtual ~UserGlue() = default;
 
   static bool is_scalar(const std::string& t) {
     static const std::set<std::string> s = {"int32", "uint32",      "int64",   "uint64",
@@ -564,12 +570,13 @@ struct UserPbGlue : TypesTable {
     if (is_enum(name)) return;
     std::set<std::string> lowered;
     for (const auto& f : types.at(name).at("record")) {
-      std::string key = f.at(0).get<std::string>();
-      if (!GlueFamily::plain(key)) throw Unsupported("field name `" + key + "`");
+      const std::string key = field_name(f.at(0).get<std::string>());
       std::string low = GlueFamily::lower(key);
-      if (!lowered.insert(low).second || kKeywords.count(low))
-        throw Unsupported("field names that differ in case only");
+      if (!escapes_keywords() && cpp_keyword(low)) throw Unsupported("field name `" + key + "`");
+      if (!lowered.insert(low).second)
+        throw Unsupported("field names that differ in case only (`" + key + "`)");
       std::string t = strip(f.at(1).get<std::string>());
+      if (optional_lists() && t.rfind("optional<list<", 0) == 0) t = inner(t, 9);
       for (const char* w : {"list<", "optional<", "map<string,"})
         if (t.rfind(w, 0) == 0) {
           t = t.substr(std::strlen(w), t.size() - std::strlen(w) - 1);
@@ -583,6 +590,81 @@ struct UserPbGlue : TypesTable {
     }
     recs.push_back(name);  // after the records it holds
   }
+  static std::string inner(const std::string& t, size_t k) { return t.substr(k, t.size() - k - 1); }
+  // A field's name in the schemas (protocol section 7): characters other than [A-Za-z0-9_]
+  // as `_`, a leading digit (or nothing) prefixed `_`; the generated accessors keep it.
+  static std::string field_name(const std::string& key) {
+    std::string out;
+    for (char c : key) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+    if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "_" + out;
+    return out;
+  }
+  // Whether the writer maps optional<list<T>> (a field that may be absent).
+  virtual bool optional_lists() const { return false; }
+  // protoc and flatc append `_` to a name that is a C++ keyword; thrift does not.
+  virtual bool escapes_keywords() const { return true; }
+  static bool cpp_keyword(const std::string& s) { return s != "fields" && kKeywords.count(s); }
+  static std::string escaped(const std::string& s) { return cpp_keyword(s) ? s + "_" : s; }
+  // The native expression of a field: the wrapper's only field is the model value itself
+  // (`using Root = T`), every other record's a member.
+  std::string wrapper;
+  std::string member(const std::string& r, const std::string& key) const {
+    return r == wrapper ? "v" : "v." + ident(key);
+  }
+  // A message that is not a record is carried by the wrapper record the schema writers add
+  // (`Root` with field `value`, or types.json's `schema.root`), added here to `all` (a copy
+  // of the types this writer reads); the message's own type must name a record or enum of the
+  // dataset, or its trait would be shared with another dataset's (std::vector<int64_t>).
+  static std::string wrap(ordered_json& all, const std::string& message,
+                          const ordered_json& schema) {
+    std::string t = strip(message);
+    for (bool more = true; more;) {
+      more = false;
+      for (const char* w : {"list<", "optional<", "map<string,"})
+        if (t.rfind(w, 0) == 0) {
+          t = t.substr(std::strlen(w), t.size() - std::strlen(w) - 1);
+          more = true;
+        }
+    }
+    if (!all.contains(t)) throw Unsupported("message `" + message + "` names no type of its own");
+    std::string root = "Root", field = "value";
+    if (schema.contains("root")) {
+      root = schema.at("root").at(0).get<std::string>();
+      field = schema.at("root").at(1).get<std::string>();
+    }
+    if (all.contains(root)) throw Unsupported("wrapper `" + root + "` is a type of the dataset");
+    all[root] = {{"record", ordered_json::array({ordered_json::array({field, message})})}};
+    return root;
+  }
+
+  // One record's `to` and `from` (the writer's own mapping), declared ahead of them all.
+  virtual void record(const std::string& r, std::ostream& o) = 0;
+  virtual void declare(const std::string& r, const std::string& n, std::ostream& o) const {
+    o << "inline void to(const " << n << "& v, m::" << r << "& p);\ninline void from(const m::" << r
+      << "& p, " << n << "& v);\n";
+  }
+  virtual std::string prelude() const { return ""; }
+
+  // The glue of message `message` in namespace `gns` (the trait is the writer's).
+  void write_body(const std::string& message, const std::string& gns, std::ostream& body) {
+    if (!is_record(message)) throw Unsupported("message `" + message + "` is not a record");
+    visit(message);
+    std::ostringstream o;
+    o << "namespace " << gns << " {\nnamespace m = " << gen << ";\n" << prelude();
+    for (const auto& r : recs) declare(r, ns + "::" + ident(r), o);
+    for (const auto& r : recs) record(r, o);
+    o << "}  // namespace " << gns << "\n";
+    body << o.str();
+  }
+};
+
+// The protobuf glue (src/serbench/userdata/schemas/proto.py): scalars, bytes, timestamp_ms
+// (int64), enums (symbols numbered by position), nested records, proto3 `optional` (has_),
+// repeated and map<string, _> fields, null (an `optional bool` never set, `repeated bool` in
+// a list).
+struct UserPbGlue final : UserGlue {
+  using UserGlue::UserGlue;
+
   // native element -> wire value, and back
   std::string out(const std::string& t, const std::string& x) const {
     if (is_enum(t)) return "static_cast<m::" + t + ">(" + x + ")";
@@ -597,14 +679,14 @@ struct UserPbGlue : TypesTable {
     if (t == "bytes") return "::sb::Blob(" + x + ".begin(), " + x + ".end())";
     return x;
   }
-  void record(const std::string& r, std::ostream& o) {
+  void record(const std::string& r, std::ostream& o) override {
     const std::string n = ns + "::" + ident(r);
     std::ostringstream to, from;
     for (const auto& f : types.at(r).at("record")) {
-      const std::string key = f.at(0).get<std::string>(), mem = "v." + ident(key),
-                        pl = GlueFamily::lower(key);
+      const std::string raw = f.at(0).get<std::string>(), key = field_name(raw),
+                        mem = member(r, raw), pl = escaped(GlueFamily::lower(key));
       std::string t = strip(f.at(1).get<std::string>());
-      auto inner = [&](size_t k) { return t.substr(k, t.size() - k - 1); };
+      auto inner = [&](size_t k) { return UserGlue::inner(t, k); };
       if (t.rfind("list<", 0) == 0) {
         t = inner(5);
         to << "  p.mutable_" << pl << "()->Reserve(static_cast<int>(" << mem << ".size()));\n";
@@ -667,24 +749,295 @@ struct UserPbGlue : TypesTable {
   // The glue of message `message` in namespace `gns`, and its trait.
   void write(const std::string& message, const std::string& gns, std::ostream& body,
              std::ostream& tail) {
-    if (!is_record(message)) throw Unsupported("message `" + message + "` is not a record");
-    visit(message);
-    std::ostringstream o;
-    o << "namespace " << gns << " {\nnamespace m = " << pbns << ";\n";
-    for (const auto& r : recs) {
-      const std::string n = ns + "::" + ident(r);
-      o << "inline void to(const " << n << "& v, m::" << r
-        << "& p);\ninline void from(const m::" << r << "& p, " << n << "& v);\n";
-    }
-    for (const auto& r : recs) record(r, o);
-    o << "}  // namespace " << gns << "\n";
-    body << o.str();
+    write_body(message, gns, body);
     const std::string n = ns + "::" + ident(message);
     tail << "template <>\nstruct Protobuf<" << n << "> {\n  static constexpr bool generated = "
-         << "true;\n  using type = " << pbns << "::" << message << ";\n  static void to(const " << n
+         << "true;\n  using type = " << gen << "::" << message << ";\n  static void to(const " << n
          << "& v, type& p) {\n    p.Clear();\n    " << gns
          << "::to(v, p);\n  }\n  static void from(const type& p, " << n << "& v) { " << gns
          << "::from(p, v); }\n};\n";
+  }
+};
+
+// The Thrift glue (src/serbench/userdata/schemas/thrift.py, `thrift --gen cpp`): members
+// named as the fields, `required` except optional<T> (`__isset`), uint32 and timestamp_ms as
+// i64, float32 as double, bytes as binary (std::string), enums as `E::type`, lists, maps,
+// nested records; a null field is an `optional bool` never set. The schema writer refuses
+// uint64, lists of nulls and optionals in lists, so they never reach here.
+struct UserThriftGlue final : UserGlue {
+  using UserGlue::UserGlue;
+  bool escapes_keywords() const override { return false; }
+  bool optional_lists() const override { return true; }
+
+  // native element -> wire value, and back
+  std::string out(const std::string& t, const std::string& x) const {
+    if (is_enum(t)) return "static_cast<m::" + t + "::type>(" + x + ")";
+    if (t == "timestamp_ms") return x + ".time_since_epoch().count()";
+    if (t == "bytes")
+      return "std::string(reinterpret_cast<const char*>(" + x + ".data()), " + x + ".size())";
+    if (t == "float32") return "static_cast<double>(" + x + ")";
+    return x;
+  }
+  std::string in(const std::string& t, const std::string& x) const {
+    if (is_enum(t)) return "static_cast<" + ns + "::" + ident(t) + ">(" + x + ")";
+    if (t == "timestamp_ms") return "::sb::Timestamp(std::chrono::milliseconds(" + x + "))";
+    if (t == "bytes") return "::sb::Blob(" + x + ".begin(), " + x + ".end())";
+    if (t == "float32") return "static_cast<float>(" + x + ")";
+    if (t == "uint32") return "static_cast<uint32_t>(" + x + ")";
+    return x;
+  }
+  // one value of type t: native `v` <-> generated `p`
+  std::string to_one(const std::string& t, const std::string& v, const std::string& p) const {
+    if (is_record(t)) return "to(" + v + ", " + p + ");";
+    return p + " = " + out(t, v) + ";";
+  }
+  std::string from_one(const std::string& t, const std::string& p, const std::string& v) const {
+    if (is_record(t)) return "from(" + p + ", " + v + ");";
+    return v + " = " + in(t, p) + ";";
+  }
+  void record(const std::string& r, std::ostream& o) override {
+    const std::string n = ns + "::" + ident(r);
+    std::ostringstream to, from;
+    for (const auto& f : types.at(r).at("record")) {
+      const std::string raw = f.at(0).get<std::string>(), key = field_name(raw),
+                        mem = member(r, raw), pm = "p." + key;
+      std::string t = strip(f.at(1).get<std::string>());
+      if (t == "null") continue;  // an optional bool never set
+      if (t.rfind("list<", 0) == 0) {
+        t = inner(t, 5);
+        if (t == "null") throw Unsupported("a list of nulls");
+        to << "  " << pm << ".resize(" << mem << ".size());\n  for (size_t i = 0; i < " << mem
+           << ".size(); ++i) " << to_one(t, mem + "[i]", pm + "[i]") << "\n";
+        from << "  " << mem << ".resize(" << pm << ".size());\n  for (size_t i = 0; i < " << mem
+             << ".size(); ++i) " << from_one(t, pm + "[i]", mem + "[i]") << "\n";
+      } else if (t.rfind("map<string,", 0) == 0) {
+        t = inner(t, 11);
+        if (t == "null") throw Unsupported("a map of nulls");
+        to << "  " << pm << ".clear();\n  for (const auto& [k, x] : " << mem << ") "
+           << to_one(t, "x", pm + "[k]") << "\n";
+        from << "  " << mem << ".clear();\n  for (const auto& [k, x] : " << pm << ") "
+             << from_one(t, "x", mem + "[k]") << "\n";
+      } else if (t.rfind("optional<", 0) == 0) {
+        t = inner(t, 9);
+        if (t == "null") {  // an optional bool never set: always null
+          from << "  " << mem << ".reset();\n";
+          continue;
+        }
+        if (t.rfind("list<", 0) == 0) {  // an optional list field (`__isset`)
+          t = inner(t, 5);
+          if (t == "null") throw Unsupported("a list of nulls");
+          to << "  p.__isset." << key << " = " << mem << ".has_value();\n  if (" << mem
+             << ") {\n    " << pm << ".resize(" << mem << "->size());\n    for (size_t i = 0; i < "
+             << mem << "->size(); ++i) " << to_one(t, "(*" + mem + ")[i]", pm + "[i]") << "\n  }\n";
+          from << "  if (p.__isset." << key << ") {\n    auto& x = " << mem
+               << ".emplace();\n    x.resize(" << pm
+               << ".size());\n    for (size_t i = 0; i < x.size(); ++i) "
+               << from_one(t, pm + "[i]", "x[i]") << "\n  } else {\n    " << mem
+               << ".reset();\n  }\n";
+          continue;
+        }
+        to << "  p.__isset." << key << " = " << mem << ".has_value();\n  if (" << mem << ") "
+           << to_one(t, "(*" + mem + ")", pm) << "\n";
+        from << "  if (p.__isset." << key << ")\n    " << from_one(t, pm, mem + ".emplace()")
+             << "\n  else\n    " << mem << ".reset();\n";
+      } else {
+        to << "  " << to_one(t, mem, pm) << "\n";
+        from << "  " << from_one(t, pm, mem) << "\n";
+      }
+    }
+    o << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
+      << to.str() << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
+      << from.str() << "}\n";
+  }
+  void write(const std::string& message, const std::string& gns, std::ostream& body,
+             std::ostream& tail) {
+    write_body(message, gns, body);
+    const std::string n = ns + "::" + ident(message);
+    tail << "template <>\nstruct Thrift<" << n << "> {\n  static constexpr bool generated = "
+         << "true;\n  using type = " << gen << "::" << message << ";\n  static void to(const " << n
+         << "& v, type& p) { " << gns << "::to(v, p); }\n  static void from(const type& p, " << n
+         << "& v) { " << gns << "::from(p, v); }\n};\n";
+  }
+};
+
+// The FlatBuffers glue (src/serbench/userdata/schemas/fbs.py, flatc): a table per record,
+// its fields added through the table's Builder (absent optionals not added), strings,
+// `[ubyte]` bytes, enums, nested tables, vectors, `= null` optional scalars
+// (flatbuffers::Optional), and maps as vectors of entry tables, whose type the glue takes from
+// the generated accessor (decltype) rather than from the writer's EntryN numbering. A null
+// field is a `bool = null` never set; `list<null>` a `[bool]` of as many falses.
+struct UserFbGlue final : UserGlue {
+  using UserGlue::UserGlue;
+
+  std::string prelude() const override { return "using FBB = flatbuffers::FlatBufferBuilder;\n"; }
+  bool optional_lists() const override { return true; }
+  void declare(const std::string& r, const std::string& n, std::ostream& o) const override {
+    o << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n
+      << "& v);\ninline void read(const m::" << r << "* p, " << n << "& v);\n";
+  }
+
+  bool is_number(const std::string& t) const {  // written in place in the table
+    return is_enum(t) || (is_scalar(t) && t != "string" && t != "bytes");
+  }
+  std::string out(const std::string& t, const std::string& x) const {
+    if (is_enum(t)) return "static_cast<m::" + t + ">(" + x + ")";
+    if (t == "timestamp_ms") return x + ".time_since_epoch().count()";
+    return x;
+  }
+  std::string in(const std::string& t, const std::string& x) const {
+    if (is_enum(t)) return "static_cast<" + ns + "::" + ident(t) + ">(" + x + ")";
+    if (t == "timestamp_ms") return "::sb::Timestamp(std::chrono::milliseconds(" + x + "))";
+    return x;
+  }
+  // Adds a number to a table. The builder leaves out a value equal to the field's default,
+  // and -0.0 == 0.0: a negative zero is forced in, or it would read back as 0.
+  static std::string add_number(const std::string& t, const std::string& tb, const std::string& key,
+                                const std::string& x) {
+    if (t != "float32" && t != "float64") return tb + ".add_" + key + "(" + x + ");";
+    return "b.ForceDefaults(std::signbit(" + x + "));\n  " + tb + ".add_" + key + "(" + x +
+           ");\n  b.ForceDefaults(false);";
+  }
+  // The offset of one non-number value (a string, bytes or a record).
+  std::string offset(const std::string& t, const std::string& x) const {
+    if (t == "string") return "b.CreateString(" + x + ")";
+    if (t == "bytes") return "b.CreateVector(" + x + ")";
+    return "build(b, " + x + ")";
+  }
+  // Reads one non-number value at pointer `q` into `x`.
+  std::string read_one(const std::string& t, const std::string& q, const std::string& x,
+                       const std::string& where) const {
+    if (t == "string") return x + " = ::sb::glue::str(" + q + ");";
+    if (t == "bytes")
+      return x + " = " + q + " ? ::sb::Blob(" + q + "->begin(), " + q + "->end()) : ::sb::Blob();";
+    return "if (!" + q + ") throw ::sb::DecodeError(\"flatbuffers: missing " + where +
+           "\");\n  read(" + q + ", " + x + ");";
+  }
+  // The element type of a list<t> vector (as `vector` builds it).
+  std::string wire(const std::string& t) const {
+    static const std::map<std::string, std::string> w = {
+        {"null", "uint8_t"},         {"bool", "uint8_t"},
+        {"timestamp_ms", "int64_t"}, {"int32", "int32_t"},
+        {"uint32", "uint32_t"},      {"int64", "int64_t"},
+        {"uint64", "uint64_t"},      {"float32", "float"},
+        {"float64", "double"},       {"string", "flatbuffers::Offset<flatbuffers::String>"}};
+    if (auto it = w.find(t); it != w.end()) return it->second;
+    return "flatbuffers::Offset<m::" + t + ">";
+  }
+  // Reads vector `get` (when present) into the (empty) list `x`.
+  std::string read_list(const std::string& t, const std::string& get, const std::string& x,
+                        const std::string& where) const {
+    std::string o =
+        "  if (const auto* l = " + get + ") {\n    " + x +
+        ".resize(l->size());\n    for (flatbuffers::uoffset_t i = 0; i < l->size(); ++i) ";
+    if (t == "null") return o + "{\n    }\n  }\n";
+    if (is_number(t)) return o + x + "[i] = " + in(t, "l->Get(i)") + ";\n  }\n";
+    return o + "{\n      " + read_one(t, "l->Get(i)", x + "[i]", where) + "\n    }\n  }\n";
+  }
+  // The vector of a list<t> member (no vectors of vectors, of bytes or of enums here).
+  std::string vector(const std::string& t, const std::string& mem) const {
+    if (t == "null")
+      return "b.CreateVector<uint8_t>(" + mem + ".size(), [](size_t) { return uint8_t{0}; })";
+    if (t == "string") return "b.CreateVectorOfStrings(" + mem + ")";
+    if (is_record(t))
+      return "b.CreateVector<flatbuffers::Offset<m::" + t + ">>(" + mem +
+             ".size(), [&](size_t i) { return build(b, " + mem + "[i]); })";
+    if (t == "bool" || t == "timestamp_ms") {
+      const std::string w = t == "bool" ? "uint8_t" : "int64_t";
+      return "b.CreateVector<" + w + ">(" + mem + ".size(), [&](size_t i) { return static_cast<" +
+             w + ">(" + out(t, mem + "[i]") + "); })";
+    }
+    return "b.CreateVector(" + mem + ")";
+  }
+  void record(const std::string& r, std::ostream& o) override {
+    const std::string n = ns + "::" + ident(r);
+    std::ostringstream pre, add, rd;
+    size_t i = 0;
+    for (const auto& f : types.at(r).at("record")) {
+      const std::string raw = f.at(0).get<std::string>(), key = escaped(field_name(raw)),
+                        mem = member(r, raw), get = "p->" + key + "()",
+                        a = "o" + std::to_string(i++), where = r + "." + key;
+      std::string t = strip(f.at(1).get<std::string>());
+      if (t == "null") continue;  // a `bool = null` never set
+      if (t.rfind("list<", 0) == 0) {
+        t = inner(t, 5);
+        if (t == "bytes" || is_enum(t)) throw Unsupported("a list of " + t);
+        pre << "  auto " << a << " = " << vector(t, mem) << ";\n";
+        add << "  t.add_" << key << "(" << a << ");\n";
+        rd << "  " << mem << ".clear();\n" << read_list(t, get, mem, where);
+      } else if (t.rfind("map<string,", 0) == 0) {
+        t = inner(t, 11);
+        if (t == "null" || t == "bytes") throw Unsupported("a map of " + t);
+        const std::string e = "E" + a;
+        pre << "  using " << e << " = std::remove_const_t<std::remove_pointer_t<typename "
+            << "std::remove_pointer_t<decltype(std::declval<const m::" << r << "&>()." << key
+            << "())>::return_type>>;\n  std::vector<flatbuffers::Offset<" << e << ">> " << a
+            << "s;\n  " << a << "s.reserve(" << mem
+            << ".size());\n  for (const auto& [k, x] : " << mem
+            << ") {\n    auto k_ = b.CreateString(k);\n";
+        if (!is_number(t)) pre << "    auto x_ = " << offset(t, "x") << ";\n";
+        pre << "    typename " << e << "::Builder eb(b);\n    eb.add_key(k_);\n    "
+            << (is_number(t) ? add_number(t, "eb", "value", out(t, "x")) : "eb.add_value(x_);")
+            << "\n    " << a << "s.push_back(eb.Finish());\n  }\n  auto " << a
+            << " = b.CreateVector(" << a << "s);\n";
+        add << "  t.add_" << key << "(" << a << ");\n";
+        rd << "  " << mem << ".clear();\n  if (const auto* l = " << get
+           << ")\n    for (const auto* e : *l) {\n      auto& x = " << mem
+           << "[::sb::glue::str(e->key())];\n      ";
+        if (is_number(t))
+          rd << "x = " << in(t, "e->value()") << ";\n    }\n";
+        else
+          rd << read_one(t, "e->value()", "x", where) << "\n    }\n";
+      } else if (t.rfind("optional<", 0) == 0) {
+        t = inner(t, 9);
+        if (t == "null") {
+          rd << "  " << mem << ".reset();\n";
+          continue;
+        }
+        if (t.rfind("list<", 0) == 0) {  // a vector that may be absent
+          t = inner(t, 5);
+          if (t == "bytes" || is_enum(t)) throw Unsupported("a list of " + t);
+          pre << "  flatbuffers::Offset<flatbuffers::Vector<" << wire(t) << ">> " << a
+              << ";\n  if (" << mem << ") " << a << " = " << vector(t, "(*" + mem + ")") << ";\n";
+          add << "  if (" << mem << ") t.add_" << key << "(" << a << ");\n";
+          rd << "  if (" << get << ") {\n    auto& x = " << mem << ".emplace();\n"
+             << read_list(t, get, "x", where) << "  } else {\n    " << mem << ".reset();\n  }\n";
+          continue;
+        }
+        if (is_number(t)) {
+          add << "  if (" << mem << ") t.add_" << key << "(" << out(t, "(*" + mem + ")") << ");\n";
+          rd << "  {\n    auto x = " << get << ";\n    if (x.has_value())\n      " << mem << " = "
+             << in(t, "*x") << ";\n    else\n      " << mem << ".reset();\n  }\n";
+        } else {
+          pre << "  decltype(" << offset(t, "*" + mem) << ") " << a << ";\n  if (" << mem << ") "
+              << a << " = " << offset(t, "*" + mem) << ";\n";
+          add << "  if (" << mem << ") t.add_" << key << "(" << a << ");\n";
+          rd << "  if (" << get << ") {\n    " << read_one(t, get, mem + ".emplace()", where)
+             << "\n  } else {\n    " << mem << ".reset();\n  }\n";
+        }
+      } else if (is_number(t)) {
+        add << "  " << add_number(t, "t", key, out(t, mem)) << "\n";
+        rd << "  " << mem << " = " << in(t, get) << ";\n";
+      } else {
+        pre << "  auto " << a << " = " << offset(t, mem) << ";\n";
+        add << "  t.add_" << key << "(" << a << ");\n";
+        rd << "  " << read_one(t, get, mem, where) << "\n";
+      }
+    }
+    o << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n << "& v) {\n"
+      << pre.str() << "  m::" << r << "::Builder t(b);\n"
+      << add.str() << "  return t.Finish();\n}\ninline void read(const m::" << r << "* p, " << n
+      << "& v) {\n"
+      << rd.str() << "}\n";
+  }
+  void write(const std::string& message, const std::string& gns, std::ostream& body,
+             std::ostream& tail) {
+    write_body(message, gns, body);
+    const std::string n = ns + "::" + ident(message);
+    tail << "template <>\nstruct Flatbuffers<" << n << "> {\n  static constexpr bool generated = "
+         << "true;\n  using type = " << gen << "::" << message
+         << ";\n  static flatbuffers::Offset<type> build(flatbuffers::FlatBufferBuilder& b, const "
+         << n << "& v) {\n    return " << gns << "::build(b, v);\n  }\n  static void read(const "
+         << "type* p, " << n << "& v) { " << gns << "::read(p, v); }\n};\n";
   }
 };
 
@@ -706,6 +1059,74 @@ std::string glue_header(const std::string& lib, const std::set<std::string>& inc
   return o.str();
 }
 
+// A `userpb=` / `userthrift=` / `userfbs=` argument (TYPES=INCLUDE=PACKAGE) into `into`; false when
+// malformed (an argument with another prefix is left alone).
+bool user_schema_arg(const std::string& arg, const std::string& prefix,
+                     std::map<std::string, std::pair<std::string, std::string>>& into) {
+  if (arg.rfind(prefix, 0) != 0) return true;
+  const size_t p = prefix.size();
+  size_t b = arg.rfind('='), a = b == p - 1 ? std::string::npos : arg.rfind('=', b - 1);
+  if (a == std::string::npos || a <= p) return false;
+  into[arg.substr(p, a - p)] = {arg.substr(a + 1, b - a - 1), arg.substr(b + 1)};
+  return true;
+}
+
+// One library's glue header for the user datasets: the datasets whose schema was compiled,
+// their glue and a note per dataset on why it has none.
+struct UserGlueHeader {
+  std::map<std::string, std::pair<std::string, std::string>> compiled;  // types -> include, package
+  std::ostringstream body, tail, notes;
+  std::set<std::string> inc;
+  std::vector<std::string> messages;
+
+  // The glue of one user dataset (its model in `fam`), when its schema was compiled.
+  template <class Writer>
+  void add(const std::string& types_path, const std::string& name, const Family& fam,
+           const std::string& message, const ordered_json& schema, const User& u,
+           const std::string& prefix) {
+    auto it = compiled.find(types_path);
+    if (it == compiled.end()) return;
+    std::string gen = "::" + it->second.second;  // package a.b -> namespace ::a::b
+    for (size_t k = 0; (k = gen.find('.', k)) != std::string::npos;) gen.replace(k, 1, "::");
+    ordered_json types = fam.types;  // and the wrapper record, when the message needs one
+    Writer g(types, fam.ns, gen);
+    std::ostringstream b, t;
+    try {
+      std::string root = message;
+      if (!g.is_record(message)) root = g.wrapper = UserGlue::wrap(types, message, schema);
+      g.write(root, prefix + u.ns, b, t);
+      body << b.str();
+      tail << t.str();
+      inc.insert(it->second.first);
+      messages.push_back(u.type);
+      notes << "// " << name << ": generated\n";
+    } catch (const Unsupported& e) {
+      notes << "// " << name << ": no glue (" << e.what() << ")\n";
+    }
+  }
+  // In a header of its own (only the library's file includes it): registering a dataset
+  // recompiles that file and the dataset's generated code.
+  std::string text(const std::string& lib, const std::string& trait,
+                   const std::string& builtin_header) const {
+    std::ostringstream o;
+    o << "// Generated by serbench-typegen (runners/cpp/tools/typegen) from the user datasets'\n"
+         "// types files and the schemas the orchestrator wrote: do not edit. The "
+      << lib << " glue of\n// the user datasets' typed models.\n"
+      << notes.str()
+      << "#pragma once\n\n#include <chrono>\n#include <cstdint>\n#include <string>\n#include "
+         "<tuple>\n#include <cmath>\n\n#include \""
+      << builtin_header << "\"\n#include \"user_model.h\"\n";
+    for (const auto& h : inc) o << "#include \"" << h << "\"\n";
+    o << "\nnamespace sb {\nnamespace glue {\n"
+      << body.str() << tail.str()
+      << "// the glued user message types (one reusable message each)\nusing User" << trait
+      << "Types = std::tuple<";
+    for (size_t i = 0; i < messages.size(); ++i) o << (i ? ", " : "") << messages[i];
+    o << ">;\n}  // namespace glue\n}  // namespace sb\n";
+    return o.str();
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -719,28 +1140,26 @@ int main(int argc, char** argv) {
   std::set<std::string> user_ns, handwritten;
   Glue glue;
   std::ostringstream glue_notes;
-  // userpb=TYPES=INCLUDE=PACKAGE: the .proto of the user dataset whose types file is TYPES
-  // (the path of its user= argument), compiled into INCLUDE (its .pb.h), declares PACKAGE
-  std::map<std::string, std::pair<std::string, std::string>> userpb;
-  std::ostringstream upb_body, upb_tail, upb_notes;
-  std::set<std::string> upb_inc;
-  std::vector<std::string> upb_messages;
+  // userpb= / userthrift= / userfbs=TYPES=INCLUDE=PACKAGE: the .proto / .thrift / .fbs of the
+  // user dataset whose types file is TYPES (the path of its user= argument), compiled into
+  // INCLUDE (its .pb.h / _types.h / _generated.h), declares PACKAGE
+  UserGlueHeader userpb, userth, userfb;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("handwritten=", 0) == 0) handwritten.insert(arg.substr(12));
-    if (arg.rfind("userpb=", 0) == 0) {
-      size_t b = arg.rfind('='), a = b == 7 ? std::string::npos : arg.rfind('=', b - 1);
-      if (a == std::string::npos || a <= 7) {
-        std::cerr << "serbench-typegen: bad argument " << arg << "\n";
-        return 2;
-      }
-      userpb[arg.substr(7, a - 7)] = {arg.substr(a + 1, b - a - 1), arg.substr(b + 1)};
+    if (!user_schema_arg(arg, "userpb=", userpb.compiled) ||
+        !user_schema_arg(arg, "userthrift=", userth.compiled) ||
+        !user_schema_arg(arg, "userfbs=", userfb.compiled)) {
+      std::cerr << "serbench-typegen: bad argument " << arg << "\n";
+      return 2;
     }
   }
   try {
     for (int i = 2; i < argc; ++i) {
       std::string arg = argv[i];
-      if (arg.rfind("handwritten=", 0) == 0 || arg.rfind("userpb=", 0) == 0) continue;
+      if (arg.rfind("handwritten=", 0) == 0 || arg.rfind("userpb=", 0) == 0 ||
+          arg.rfind("userthrift=", 0) == 0 || arg.rfind("userfbs=", 0) == 0)
+        continue;
       size_t a = arg.find('='), b = arg.find('=', a + 1);
       if (a == std::string::npos || b == std::string::npos)
         throw std::runtime_error("bad argument " + arg);
@@ -812,22 +1231,11 @@ int main(int argc, char** argv) {
         } catch (const Unsupported& e) {
           u.unsupported = e.what();
         }
-        if (auto pb = userpb.find(path); pb != userpb.end() && u.unsupported.empty()) {
-          std::string pbns = "::" + pb->second.second;
-          for (size_t k = 0; (k = pbns.find('.', k)) != std::string::npos;)
-            pbns.replace(k, 1, "::");
-          UserPbGlue g{{fam.types}, fam.ns, pbns, {}, {}};
-          std::ostringstream body, tail;
-          try {
-            g.write(j.at("message").get<std::string>(), "protobuf_user_" + u.ns, body, tail);
-            upb_body << body.str();
-            upb_tail << tail.str();
-            upb_inc.insert(pb->second.first);
-            upb_messages.push_back(u.type);
-            upb_notes << "// " << name << ": generated\n";
-          } catch (const Unsupported& e) {
-            upb_notes << "// " << name << ": no glue (" << e.what() << ")\n";
-          }
+        if (u.unsupported.empty()) {
+          const std::string message = j.at("message").get<std::string>();
+          userpb.add<UserPbGlue>(path, name, fam, message, schema, u, "protobuf_user_");
+          userth.add<UserThriftGlue>(path, name, fam, message, schema, u, "thrift_user_");
+          userfb.add<UserFbGlue>(path, name, fam, message, schema, u, "flatbuffers_user_");
         }
         users.push_back(u);
       } else {
@@ -927,23 +1335,13 @@ int main(int argc, char** argv) {
       "}\n"
       "inline uint64_t touch(capnp::Text::Reader t) {\n"
       "  return t.size() + (t.size() ? static_cast<uint8_t>(t.cStr()[0]) : 0);\n}\n";
-  // The user datasets' protobuf glue in a header of its own (only protobuf.cpp includes it):
-  // registering a dataset recompiles that file and the dataset's .pb.cc.
-  std::ostringstream up;
-  up << "// Generated by serbench-typegen (runners/cpp/tools/typegen) from the user datasets'\n"
-        "// types files and the .proto the orchestrator wrote: do not edit. The protobuf glue of\n"
-        "// the user datasets' typed models.\n"
-     << upb_notes.str()
-     << "#pragma once\n\n#include <chrono>\n#include <cstdint>\n#include <string>\n#include "
-        "<tuple>\n\n#include \"glue_protobuf.h\"\n#include \"user_model.h\"\n";
-  for (const auto& h : upb_inc) up << "#include \"" << h << "\"\n";
-  up << "\nnamespace sb {\nnamespace glue {\n"
-     << upb_body.str() << upb_tail.str()
-     << "// the glued user message types (one reusable message each)\n"
-        "using UserProtobufTypes = std::tuple<";
-  for (size_t i = 0; i < upb_messages.size(); ++i) up << (i ? ", " : "") << upb_messages[i];
-  up << ">;\n}  // namespace glue\n}  // namespace sb\n";
-  return write_if_changed(dir + "/user_glue_protobuf.h", up.str()) &&
+  return write_if_changed(dir + "/user_glue_protobuf.h",
+                          userpb.text("protobuf", "Protobuf", "glue_protobuf.h")) &&
+                 write_if_changed(dir + "/user_glue_thrift.h",
+                                  userth.text("thrift", "Thrift", "glue_thrift.h")) &&
+                 write_if_changed(
+                     dir + "/user_glue_flatbuffers.h",
+                     userfb.text("flatbuffers", "Flatbuffers", "glue_flatbuffers.h")) &&
                  write_if_changed(dir + "/model.h", o.str()) &&
                  write_if_changed(dir + "/user_model.h", u.str()) &&
                  write_if_changed(dir + "/glue_protobuf.h",
