@@ -81,7 +81,7 @@ public final class ProtobufSerializer extends Serializer {
     JsonNode proto = userSchema(schemas, "proto", "path", "protobuf: the dataset has no .proto");
     Codec reflective = ProtobufDynamicSerializer.generatedUser(data, proto);
     ProtobufGlue glue = glue(data.model);
-    return glue == null ? overTree(data.model, reflective) : codec(glue);
+    return glue == null ? overTree(data.model, reflective) : codec(glue::toProto, glue::fromProto);
   }
 
   private static ProtobufGlue glue(TypedModel model) throws Exception {
@@ -99,11 +99,12 @@ public final class ProtobufSerializer extends Serializer {
     return null;
   }
 
-  private static Codec codec(ProtobufGlue glue) {
+  /** Writes each message straight into the output buffer (no intermediate byte array). */
+  private static Codec codec(ToProto toProto, FromBytes fromBytes) {
     return new Codec() {
       @Override
       public void encode(Object message, Buf out) throws IOException {
-        MessageLite p = glue.toProto(message);
+        MessageLite p = toProto.convert(message);
         int n = p.getSerializedSize();
         out.ensure(n);
         CodedOutputStream c = CodedOutputStream.newInstance(out.array(), out.size(), n);
@@ -114,7 +115,7 @@ public final class ProtobufSerializer extends Serializer {
 
       @Override
       public Object decode(byte[] buf, int off, int len) throws IOException {
-        return glue.fromProto(buf, off, len);
+        return fromBytes.parse(buf, off, len);
       }
     };
   }
@@ -178,25 +179,7 @@ public final class ProtobufSerializer extends Serializer {
         return overTree(
             kind.model(), ProtobufDynamicSerializer.generated(kind.family(), types(kind)));
     }
-    ToProto toProto = to;
-    FromBytes fromBytes = from;
-    return new Codec() {
-      @Override
-      public void encode(Object message, Buf out) throws IOException {
-        MessageLite p = toProto.convert(message);
-        int n = p.getSerializedSize();
-        out.ensure(n);
-        CodedOutputStream c = CodedOutputStream.newInstance(out.array(), out.size(), n);
-        p.writeTo(c);
-        c.checkNoSpaceLeft();
-        out.advance(n);
-      }
-
-      @Override
-      public Object decode(byte[] buf, int off, int len) throws IOException {
-        return fromBytes.parse(buf, off, len);
-      }
-    };
+    return codec(to, from);
   }
 
   @SuppressWarnings("unchecked")

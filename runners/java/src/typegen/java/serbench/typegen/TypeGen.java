@@ -711,14 +711,8 @@ public final class TypeGen {
       if (!tablesDone.add(table)) {
         return;
       }
-      JsonNode fields = m.defs.get(record).get("record");
-      List<String> ids = Model.fieldIds(fields);
-      List<String> exprs = new ArrayList<>();
-      List<String> types = new ArrayList<>();
-      for (int k = 0; k < fields.size(); k++) {
-        exprs.add("r." + ids.get(k));
-        types.add(fields.get(k).get(1).asText().trim());
-      }
+      List<String> exprs = m.fieldExprs(record);
+      List<String> types = m.fieldTypes(record);
       tableOf(table, m.named(record), exprs, types, record);
     }
 
@@ -1055,49 +1049,197 @@ public final class TypeGen {
   }
 
   /**
-   * Plain Java between a user dataset's typed model and protoc's classes for its .proto (field k of
-   * a record is proto field k, protocol section 7), used by the {@code protobuf} row instead of
-   * protobuf's reflection API. Written after protoc ran: every method it calls is checked against
-   * protoc's Java source, and a dataset with one missing (protoc renames a field that clashes with
-   * its own methods) gets no glue, so its row keeps the reflective conversion.
+   * What the protobuf and thrift glue share: the schema's messages (structs) with their fields by
+   * number, the record walk that matches them to the types (field k of a record is the schema's
+   * k-th field, protocol section 7), and one pair of static methods per message: {@code <to>Name}
+   * from the model, {@code rName} back. A family writes a field's conversion and the few lines
+   * around its builder or struct.
    */
-  static final class ProtobufGlue {
-    private final Model m;
-    private final String pb;
-    private final String javaSource;
-    private final Map<String, List<String[]>> messages = new HashMap<>();
-    private final StringBuilder methods = new StringBuilder();
-    private final Set<String> done = new HashSet<>();
-    private final Set<String> calls = new HashSet<>();
+  abstract static class SchemaGlue {
+    final Model m;
+    final String prefix;
+    private final String kind;
+    private final String to;
+    private final String from;
 
-    ProtobufGlue(Model m, String proto, String javaSource) {
+    /** Each message's fields by number: {name, schema type}. */
+    private final Map<String, List<String[]>> schema = new HashMap<>();
+
+    final StringBuilder methods = new StringBuilder();
+    final Set<String> done = new HashSet<>();
+    final Set<String> calls = new HashSet<>();
+
+    /**
+     * {@code prefix}: of the compiler's classes; {@code kind}: the schema's word for a record;
+     * {@code to}: the to-schema methods' prefix; {@code from}: the from-schema methods' parameter.
+     */
+    SchemaGlue(Model m, String prefix, String kind, String to, String from) {
       this.m = m;
-      this.pb = m.pkg + ".pb.SerbenchProto.";
-      this.javaSource = javaSource;
-      Matcher t = Pattern.compile("(?m)^message (\\w+) \\{([^}]*)\\}").matcher(proto);
-      Pattern field = Pattern.compile("^(?:optional |repeated )?(.+?) (\\w+) = (\\d+)$");
+      this.prefix = prefix;
+      this.kind = kind;
+      this.to = to;
+      this.from = from;
+    }
+
+    /**
+     * Reads the schema's records: {@code sep} splits a body into fields, {@code field} has the
+     * named groups {@code id}, {@code name} and {@code type}.
+     */
+    void parse(String text, Pattern field, String sep) {
+      Matcher t = Pattern.compile("(?m)^" + kind + " (\\w+) \\{([^}]*)\\}").matcher(text);
       while (t.find()) {
-        TreeMap<Integer, String[]> byNumber = new TreeMap<>();
-        for (String line : t.group(2).split(";")) {
+        TreeMap<Integer, String[]> byId = new TreeMap<>();
+        for (String line : t.group(2).split(sep)) {
           Matcher f = field.matcher(line.trim());
           if (f.matches()) {
-            byNumber.put(Integer.parseInt(f.group(3)), new String[] {f.group(2), f.group(1)});
+            byId.put(
+                Integer.parseInt(f.group("id")), new String[] {f.group("name"), f.group("type")});
           }
         }
-        messages.put(t.group(1), new ArrayList<>(byNumber.values()));
+        schema.put(t.group(1), new ArrayList<>(byId.values()));
       }
     }
 
-    String source(String name, String rootMessage) {
+    /**
+     * Writes the conversions of the dataset's message type as message {@code root} (a non-record
+     * type is one field, {@code x}) and returns its Java type.
+     */
+    String root(String root) {
       String msg = m.messages("").values().iterator().next();
       String rootJava;
       if (m.defs.path(msg).has("record")) {
         rootJava = m.named(msg);
-        message(rootMessage, msg);
+        record(root, msg);
       } else {
         rootJava = m.javaType(msg, true);
-        messageOf(rootMessage, rootJava, List.of("x"), List.of(msg), "");
+        convert(root, rootJava, List.of("x"), List.of(msg), "");
       }
+      return rootJava;
+    }
+
+    /** Writes, once, the conversions between {@code record} and message {@code name}. */
+    void record(String name, String record) {
+      if (!done.add(name)) {
+        return;
+      }
+      List<String> exprs = m.fieldExprs(record);
+      List<String> types = m.fieldTypes(record);
+      convert(name, m.named(record), exprs, types, record);
+    }
+
+    private void convert(
+        String name, String javaType, List<String> exprs, List<String> types, String record) {
+      List<String[]> fields = schema.get(name);
+      if (fields == null || fields.size() != types.size()) {
+        throw new IllegalArgumentException(kind + " " + name + " does not match the types");
+      }
+      String c = prefix + name;
+      StringBuilder build = new StringBuilder();
+      StringBuilder read = new StringBuilder();
+      for (int k = 0; k < fields.size(); k++) {
+        String t = types.get(k);
+        boolean opt = t.startsWith("optional<");
+        String base = opt ? Model.inner(t, "optional<") : t;
+        String e = exprs.get(k);
+        String value = field(name, k, fields.get(k), opt, base, e, build, read);
+        if (record.isEmpty()) {
+          read.append("    return ").append(value).append(";\n");
+        } else {
+          read.append("    r.").append(e.substring(2)).append(" = ").append(value).append(";\n");
+        }
+      }
+      String param = record.isEmpty() ? "x" : "r";
+      methods.append("\n  static ").append(c).append(' ').append(to).append(name).append('(');
+      methods.append(javaType).append(' ').append(param).append(") {\n").append(start(c));
+      methods.append(build).append("    return ").append(built()).append(";\n  }\n");
+      methods.append("\n  static ").append(javaType).append(" r").append(name).append('(');
+      methods.append(c).append(' ').append(from).append(") {\n");
+      if (!record.isEmpty()) {
+        methods.append(nullRecord());
+        methods.append("    ").append(javaType).append(" r = new ").append(javaType);
+        methods.append("();\n");
+      }
+      methods.append(read);
+      if (!record.isEmpty()) {
+        methods.append("    return r;\n");
+      }
+      methods.append("  }\n");
+    }
+
+    /**
+     * Appends field {@code k} ({@code f}: name, schema type) of message {@code name} to the
+     * to-schema method's {@code build} (the model's value is {@code e}; {@code base} its type,
+     * without {@code optional<>}) and any statements to the from-schema method's {@code read};
+     * returns the expression of the model's value.
+     */
+    abstract String field(
+        String name,
+        int k,
+        String[] f,
+        boolean opt,
+        String base,
+        String e,
+        StringBuilder build,
+        StringBuilder read);
+
+    /** The to-schema method's first line: its builder or struct of class {@code c}. */
+    abstract String start(String c);
+
+    /** The to-schema method's result. */
+    abstract String built();
+
+    /** A from-schema method's lines before it makes a record. */
+    String nullRecord() {
+      return "";
+    }
+
+    /** The value type of a schema's {@code map<string, V>}. */
+    static String mapValue(String schemaType) {
+      return schemaType.substring(schemaType.indexOf(',') + 1, schemaType.length() - 1).trim();
+    }
+
+    /** Whether the model holds {@code t} as a Java primitive when it is not optional. */
+    static boolean isPrimitive(String t) {
+      switch (t) {
+        case "int32":
+        case "uint32":
+        case "int64":
+        case "uint64":
+        case "float32":
+        case "float64":
+        case "bool":
+          return true;
+        default:
+          return false;
+      }
+    }
+
+    String box(String t, String e) {
+      return isPrimitive(t) ? "(" + m.javaType(t, true) + ") " + e : e;
+    }
+  }
+
+  /**
+   * Plain Java between a user dataset's typed model and protoc's classes for its .proto, used by
+   * the {@code protobuf} row instead of protobuf's reflection API. Written after protoc ran: every
+   * method it calls is checked against protoc's Java source, and a dataset with one missing (protoc
+   * renames a field that clashes with its own methods) gets no glue, so its row keeps the
+   * reflective conversion.
+   */
+  static final class ProtobufGlue extends SchemaGlue {
+    private final String javaSource;
+
+    ProtobufGlue(Model m, String proto, String javaSource) {
+      super(m, m.pkg + ".pb.SerbenchProto.", "message", "m", "p");
+      this.javaSource = javaSource;
+      parse(
+          proto,
+          Pattern.compile("^(?:optional |repeated )?(?<type>.+?) (?<name>\\w+) = (?<id>\\d+)$"),
+          ";");
+    }
+
+    String source(String name, String rootMessage) {
+      String rootJava = root(rootMessage);
       for (String c : done) {
         if (!javaSource.contains("class " + c + " ")) {
           throw new IllegalArgumentException("protoc's Java has no class " + c);
@@ -1108,7 +1250,7 @@ public final class TypeGen {
           throw new IllegalArgumentException("protoc's Java has no " + c);
         }
       }
-      String p = pb + rootMessage;
+      String p = prefix + rootMessage;
       StringBuilder b = new StringBuilder(m.header());
       b.append("/** Between the typed model and protoc's classes of this dataset's .proto. */\n");
       b.append("public final class ").append(name);
@@ -1125,19 +1267,14 @@ public final class TypeGen {
       return b.append(methods).append("}\n").toString();
     }
 
-    private void message(String message, String record) {
-      if (!done.add(message)) {
-        return;
-      }
-      JsonNode fields = m.defs.get(record).get("record");
-      List<String> ids = Model.fieldIds(fields);
-      List<String> exprs = new ArrayList<>();
-      List<String> types = new ArrayList<>();
-      for (int k = 0; k < fields.size(); k++) {
-        exprs.add("r." + ids.get(k));
-        types.add(fields.get(k).get(1).asText().trim());
-      }
-      messageOf(message, m.named(record), exprs, types, record);
+    @Override
+    String start(String c) {
+      return "    " + c + ".Builder b = " + c + ".newBuilder();\n";
+    }
+
+    @Override
+    String built() {
+      return "b.build()";
     }
 
     private String call(String method) {
@@ -1145,128 +1282,79 @@ public final class TypeGen {
       return method;
     }
 
-    private void messageOf(
-        String message, String javaType, List<String> exprs, List<String> types, String record) {
-      List<String[]> fields = messages.get(message);
-      if (fields == null || fields.size() != types.size()) {
-        throw new IllegalArgumentException("message " + message + " does not match the types");
-      }
-      String c = pb + message;
-      StringBuilder build = new StringBuilder();
-      StringBuilder read = new StringBuilder();
-      for (int k = 0; k < fields.size(); k++) {
-        String[] f = fields.get(k);
-        String t = types.get(k);
-        boolean opt = t.startsWith("optional<");
-        String base = opt ? Model.inner(t, "optional<") : t;
-        String e = exprs.get(k);
-        String up = protocName(f[0], true);
-        String value;
-        if (base.equals("null")) {
-          value = "p." + call("has" + up) + "() ? (java.lang.Object) p.get" + up + "() : null";
-        } else if (base.startsWith("list<")) {
-          String el = Model.inner(base, "list<");
-          String elJava = m.javaType(el, true);
-          if (!el.equals("null")) {
-            build.append("    if (").append(e).append(" != null) {\n      for (").append(elJava);
-            build.append(" e : ").append(e).append(") {\n        b.");
-            build.append(m.isEnum(el) ? call("add" + up + "Value") : call("add" + up));
-            build.append('(').append(toProto(el, f[1], "e")).append(");\n      }\n    }\n");
-          }
-          String get =
-              m.isEnum(el) ? "p." + call("get" + up + "Value") + "(i)" : "p.get" + up + "(i)";
-          read.append("    java.util.ArrayList<").append(elJava).append("> l").append(k);
-          read.append(" = new java.util.ArrayList<>();\n    for (int i = 0, n = p.");
-          read.append(call("get" + up + "Count")).append("(); i < n; i++) {\n      l").append(k);
-          read.append(".add(").append(el.equals("null") ? "null" : fromProto(el, f[1], get));
-          read.append(");\n    }\n");
-          value = "l" + k;
-        } else if (base.startsWith("map<")) {
-          String v = Model.mapValue(base);
-          String vJava = m.javaType(v, true);
-          boolean en = m.isEnum(v);
-          if (!v.equals("null")) {
-            build
-                .append("    if (")
-                .append(e)
-                .append(" != null) {\n      for (java.util.Map.Entry<");
-            build.append("java.lang.String, ").append(vJava).append("> e : ").append(e);
-            build.append(".entrySet()) {\n        b.");
-            build.append(en ? call("put" + up + "Value") : call("put" + up));
-            build.append("(e.getKey(), ").append(toProto(v, mapValue(f[1]), "e.getValue()"));
-            build.append(");\n      }\n    }\n");
-          }
-          read.append("    java.util.LinkedHashMap<java.lang.String, ").append(vJava);
-          read.append("> m").append(k).append(" = new java.util.LinkedHashMap<>();\n");
-          read.append("    for (var e : p.");
-          read.append(en ? call("get" + up + "ValueMap") : call("get" + up + "Map"));
-          read.append("().entrySet()) {\n      m").append(k).append(".put(e.getKey(), ");
-          read.append(v.equals("null") ? "null" : fromProto(v, mapValue(f[1]), "e.getValue()"));
-          read.append(");\n    }\n");
-          value = "m" + k;
-        } else {
-          boolean primitive = !opt && isPrimitive(base);
-          if (!primitive) {
-            build.append("    if (").append(e).append(" != null) {\n  ");
-          }
-          build
-              .append("    b.")
-              .append(m.isEnum(base) ? call("set" + up + "Value") : call("set" + up));
-          build.append('(').append(toProto(base, f[1], e)).append(");\n");
-          if (!primitive) {
-            build.append("    }\n");
-          }
-          String get =
-              m.isEnum(base)
-                  ? "p." + call("get" + up + "Value") + "()"
-                  : "p." + call("get" + up) + "()";
-          value = fromProto(base, f[1], get);
-          if (opt || m.defs.path(base).has("record")) {
-            value = "p." + call("has" + up) + "() ? " + box(base, value) + " : null";
-          }
+    @Override
+    String field(
+        String message,
+        int k,
+        String[] f,
+        boolean opt,
+        String base,
+        String e,
+        StringBuilder build,
+        StringBuilder read) {
+      String up = protocName(f[0], true);
+      String value;
+      if (base.equals("null")) {
+        value = "p." + call("has" + up) + "() ? (java.lang.Object) p.get" + up + "() : null";
+      } else if (base.startsWith("list<")) {
+        String el = Model.inner(base, "list<");
+        String elJava = m.javaType(el, true);
+        if (!el.equals("null")) {
+          build.append("    if (").append(e).append(" != null) {\n      for (").append(elJava);
+          build.append(" e : ").append(e).append(") {\n        b.");
+          build.append(m.isEnum(el) ? call("add" + up + "Value") : call("add" + up));
+          build.append('(').append(toProto(el, f[1], "e")).append(");\n      }\n    }\n");
         }
-        if (record.isEmpty()) {
-          read.append("    return ").append(value).append(";\n");
-        } else {
-          read.append("    r.").append(e.substring(2)).append(" = ").append(value).append(";\n");
+        String get =
+            m.isEnum(el) ? "p." + call("get" + up + "Value") + "(i)" : "p.get" + up + "(i)";
+        read.append("    java.util.ArrayList<").append(elJava).append("> l").append(k);
+        read.append(" = new java.util.ArrayList<>();\n    for (int i = 0, n = p.");
+        read.append(call("get" + up + "Count")).append("(); i < n; i++) {\n      l").append(k);
+        read.append(".add(").append(el.equals("null") ? "null" : fromProto(el, f[1], get));
+        read.append(");\n    }\n");
+        value = "l" + k;
+      } else if (base.startsWith("map<")) {
+        String v = Model.mapValue(base);
+        String vJava = m.javaType(v, true);
+        boolean en = m.isEnum(v);
+        if (!v.equals("null")) {
+          build.append("    if (").append(e).append(" != null) {\n      for (java.util.Map.Entry<");
+          build.append("java.lang.String, ").append(vJava).append("> e : ").append(e);
+          build.append(".entrySet()) {\n        b.");
+          build.append(en ? call("put" + up + "Value") : call("put" + up));
+          build.append("(e.getKey(), ").append(toProto(v, mapValue(f[1]), "e.getValue()"));
+          build.append(");\n      }\n    }\n");
+        }
+        read.append("    java.util.LinkedHashMap<java.lang.String, ").append(vJava);
+        read.append("> m").append(k).append(" = new java.util.LinkedHashMap<>();\n");
+        read.append("    for (var e : p.");
+        read.append(en ? call("get" + up + "ValueMap") : call("get" + up + "Map"));
+        read.append("().entrySet()) {\n      m").append(k).append(".put(e.getKey(), ");
+        read.append(v.equals("null") ? "null" : fromProto(v, mapValue(f[1]), "e.getValue()"));
+        read.append(");\n    }\n");
+        value = "m" + k;
+      } else {
+        boolean primitive = !opt && isPrimitive(base);
+        if (!primitive) {
+          build.append("    if (").append(e).append(" != null) {\n  ");
+        }
+        build
+            .append("    b.")
+            .append(m.isEnum(base) ? call("set" + up + "Value") : call("set" + up));
+        build.append('(').append(toProto(base, f[1], e)).append(");\n");
+        if (!primitive) {
+          build.append("    }\n");
+        }
+        String get =
+            m.isEnum(base)
+                ? "p." + call("get" + up + "Value") + "()"
+                : "p." + call("get" + up) + "()";
+        value = fromProto(base, f[1], get);
+        if (opt || m.defs.path(base).has("record")) {
+          value = "p." + call("has" + up) + "() ? " + box(base, value) + " : null";
         }
       }
-      String param = record.isEmpty() ? "x" : "r";
-      methods.append("\n  static ").append(c).append(" m").append(message).append('(');
-      methods.append(javaType).append(' ').append(param).append(") {\n    ").append(c);
-      methods.append(".Builder b = ").append(c).append(".newBuilder();\n").append(build);
-      methods.append("    return b.build();\n  }\n");
-      methods.append("\n  static ").append(javaType).append(" r").append(message).append('(');
-      methods.append(c).append(" p) {\n");
-      if (!record.isEmpty()) {
-        methods.append("    ").append(javaType).append(" r = new ").append(javaType);
-        methods.append("();\n");
-      }
-      methods.append(read);
-      if (!record.isEmpty()) {
-        methods.append("    return r;\n");
-      }
-      methods.append("  }\n");
-    }
-
-    /** The value type of a proto {@code map<string, V>}. */
-    private static String mapValue(String protoType) {
-      return protoType.substring(protoType.indexOf(',') + 1, protoType.length() - 1).trim();
-    }
-
-    private static boolean isPrimitive(String t) {
-      switch (t) {
-        case "int32":
-        case "uint32":
-        case "int64":
-        case "uint64":
-        case "float32":
-        case "float64":
-        case "bool":
-          return true;
-        default:
-          return false;
-      }
+      return value;
     }
 
     /** Expression: the model's value {@code e} of {@code t} as protoc's setter takes it. */
@@ -1293,7 +1381,7 @@ public final class TypeGen {
           if (!m.defs.path(t).has("record")) {
             throw new IllegalArgumentException(t + " has no protobuf type");
           }
-          message(protoType, t);
+          record(protoType, t);
           return "m" + protoType + "(" + e + ")";
       }
     }
@@ -1312,68 +1400,36 @@ public final class TypeGen {
             return m.named(t) + ".values()[" + x + "]";
           }
           if (m.defs.path(t).has("record")) {
-            message(protoType, t);
+            record(protoType, t);
             return "r" + protoType + "(" + x + ")";
           }
           return x;
       }
     }
-
-    private String box(String t, String e) {
-      return isPrimitive(t) ? "(" + m.javaType(t, true) + ") " + e : e;
-    }
   }
 
   /**
    * Plain Java between a user dataset's typed model and the structs thrift generates from its
-   * .thrift (field id k is the record's k-th field, protocol section 7), used by the {@code thrift}
-   * row instead of libthrift's field metadata. Written after thrift ran: every method it calls is
-   * checked against the struct's generated source; a dataset with one missing keeps the reflective
-   * conversion.
+   * .thrift, used by the {@code thrift} row instead of libthrift's field metadata. Written after
+   * thrift ran: every method it calls is checked against the struct's generated source; a dataset
+   * with one missing keeps the reflective conversion.
    */
-  static final class ThriftGlue {
-    private final Model m;
-    private final String th;
+  static final class ThriftGlue extends SchemaGlue {
     private final Path javaDir;
-    private final Map<String, List<String[]>> structs = new HashMap<>();
-    private final Set<String> enums = new HashSet<>();
-    private final StringBuilder methods = new StringBuilder();
-    private final Set<String> done = new HashSet<>();
-    private final Set<String> calls = new HashSet<>();
     private int helpers;
 
     ThriftGlue(Model m, String thrift, Path javaDir) {
-      this.m = m;
-      this.th = m.pkg + ".thrift.";
+      super(m, m.pkg + ".thrift.", "struct", "t", "s");
       this.javaDir = javaDir;
-      Matcher t = Pattern.compile("(?m)^struct (\\w+) \\{([^}]*)\\}").matcher(thrift);
-      Pattern field = Pattern.compile("^(\\d+): (required|optional) (.+?) (\\w+)$");
-      while (t.find()) {
-        TreeMap<Integer, String[]> byId = new TreeMap<>();
-        for (String line : t.group(2).split(",\\s*\\n")) {
-          Matcher f = field.matcher(line.trim().replaceAll(",$", ""));
-          if (f.matches()) {
-            byId.put(Integer.parseInt(f.group(1)), new String[] {f.group(4), f.group(3)});
-          }
-        }
-        structs.put(t.group(1), new ArrayList<>(byId.values()));
-      }
-      Matcher e = Pattern.compile("(?m)^enum (\\w+) \\{").matcher(thrift);
-      while (e.find()) {
-        enums.add(e.group(1));
-      }
+      // the split leaves the last field its comma
+      parse(
+          thrift,
+          Pattern.compile("^(?<id>\\d+): (?:required|optional) (?<type>.+?) (?<name>\\w+),?$"),
+          ",\\s*\\n");
     }
 
     String source(String name, String root) throws IOException {
-      String msg = m.messages("").values().iterator().next();
-      String rootJava;
-      if (m.defs.path(msg).has("record")) {
-        rootJava = m.named(msg);
-        struct(root, msg);
-      } else {
-        rootJava = m.javaType(msg, true);
-        structOf(root, rootJava, List.of("x"), List.of(msg), "");
-      }
+      String rootJava = root(root);
       for (String c : calls) {
         String[] sm = c.split("#");
         Path src = javaDir.resolve(sm[0] + ".java");
@@ -1381,7 +1437,7 @@ public final class TypeGen {
           throw new IllegalArgumentException("thrift's Java has no " + sm[0] + "." + sm[1]);
         }
       }
-      String s = th + root;
+      String s = prefix + root;
       StringBuilder b = new StringBuilder(m.header());
       b.append("/** Between the typed model and thrift's structs of this dataset's .thrift. */\n");
       b.append("public final class ").append(name);
@@ -1397,19 +1453,20 @@ public final class TypeGen {
       return b.append(methods).append("}\n").toString();
     }
 
-    private void struct(String struct, String record) {
-      if (!done.add(struct)) {
-        return;
-      }
-      JsonNode fields = m.defs.get(record).get("record");
-      List<String> ids = Model.fieldIds(fields);
-      List<String> exprs = new ArrayList<>();
-      List<String> types = new ArrayList<>();
-      for (int k = 0; k < fields.size(); k++) {
-        exprs.add("r." + ids.get(k));
-        types.add(fields.get(k).get(1).asText().trim());
-      }
-      structOf(struct, m.named(record), exprs, types, record);
+    @Override
+    String start(String c) {
+      return "    " + c + " s = new " + c + "();\n";
+    }
+
+    @Override
+    String built() {
+      return "s";
+    }
+
+    /** Unlike protoc's getters, thrift's return null for an unset struct field. */
+    @Override
+    String nullRecord() {
+      return "    if (s == null) {\n      return null;\n    }\n";
     }
 
     private String call(String struct, String method) {
@@ -1421,59 +1478,32 @@ public final class TypeGen {
       return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 
-    private void structOf(
-        String struct, String javaType, List<String> exprs, List<String> types, String record) {
-      List<String[]> fields = structs.get(struct);
-      if (fields == null || fields.size() != types.size()) {
-        throw new IllegalArgumentException("struct " + struct + " does not match the types");
+    @Override
+    String field(
+        String struct,
+        int k,
+        String[] f,
+        boolean opt,
+        String base,
+        String e,
+        StringBuilder build,
+        StringBuilder read) {
+      String up = cap(f[0]);
+      String isSet = "s." + call(struct, "isSet" + up) + "()";
+      String get = "s." + call(struct, (f[1].equals("bool") ? "is" : "get") + up) + "()";
+      String value;
+      if (base.equals("null")) {
+        value = isSet + " ? (java.lang.Object) " + get + " : null";
+      } else {
+        boolean primitive = !opt && isPrimitive(base);
+        build.append(primitive ? "" : "    if (" + e + " != null) {\n  ");
+        build.append("    s.").append(call(struct, "set" + up)).append('(');
+        build.append(toThrift(base, f[1], e, k)).append(");\n");
+        build.append(primitive ? "" : "    }\n");
+        value = fromThrift(base, f[1], get, k);
+        value = primitive ? value : isSet + " ? " + box(base, value) + " : null";
       }
-      String c = th + struct;
-      StringBuilder build = new StringBuilder();
-      StringBuilder read = new StringBuilder();
-      for (int k = 0; k < fields.size(); k++) {
-        String[] f = fields.get(k);
-        String t = types.get(k);
-        boolean opt = t.startsWith("optional<");
-        String base = opt ? Model.inner(t, "optional<") : t;
-        String e = exprs.get(k);
-        String up = cap(f[0]);
-        String isSet = "s." + call(struct, "isSet" + up) + "()";
-        String get = "s." + call(struct, (f[1].equals("bool") ? "is" : "get") + up) + "()";
-        String value;
-        if (base.equals("null")) {
-          value = isSet + " ? (java.lang.Object) " + get + " : null";
-        } else {
-          boolean primitive = !opt && ProtobufGlue.isPrimitive(base);
-          build.append(primitive ? "" : "    if (" + e + " != null) {\n  ");
-          build.append("    s.").append(call(struct, "set" + up)).append('(');
-          build.append(toThrift(base, f[1], e, k)).append(");\n");
-          build.append(primitive ? "" : "    }\n");
-          value = fromThrift(base, f[1], get, k);
-          value = primitive ? value : isSet + " ? " + box(base, value) + " : null";
-        }
-        if (record.isEmpty()) {
-          read.append("    return ").append(value).append(";\n");
-        } else {
-          read.append("    r.").append(e.substring(2)).append(" = ").append(value).append(";\n");
-        }
-      }
-      String param = record.isEmpty() ? "x" : "r";
-      methods.append("\n  static ").append(c).append(" t").append(struct).append('(');
-      methods.append(javaType).append(' ').append(param).append(") {\n    ").append(c);
-      methods.append(" s = new ").append(c).append("();\n").append(build);
-      methods.append("    return s;\n  }\n");
-      methods.append("\n  static ").append(javaType).append(" r").append(struct).append('(');
-      methods.append(c).append(" s) {\n");
-      if (!record.isEmpty()) {
-        methods.append("    if (s == null) {\n      return null;\n    }\n");
-        methods.append("    ").append(javaType).append(" r = new ").append(javaType);
-        methods.append("();\n");
-      }
-      methods.append(read);
-      if (!record.isEmpty()) {
-        methods.append("    return r;\n");
-      }
-      methods.append("  }\n");
+      return value;
     }
 
     /** The boxed Java type thrift uses for a .thrift type (list elements, map values). */
@@ -1495,12 +1525,8 @@ public final class TypeGen {
           if (tt.startsWith("list<") || tt.startsWith("map<")) {
             throw new IllegalArgumentException("nested container " + tt);
           }
-          return th + tt;
+          return prefix + tt;
       }
-    }
-
-    private String box(String t, String e) {
-      return ProtobufGlue.isPrimitive(t) ? "(" + m.javaType(t, true) + ") " + e : e;
     }
 
     /**
@@ -1517,10 +1543,6 @@ public final class TypeGen {
 
     private static String listElem(String tt) {
       return tt.substring(tt.indexOf('<') + 1, tt.length() - 1).trim();
-    }
-
-    private static String mapValue(String tt) {
-      return tt.substring(tt.indexOf(',') + 1, tt.length() - 1).trim();
     }
 
     /** A helper method's call converting a model list or map {@code e} to thrift's. */
@@ -1543,10 +1565,10 @@ public final class TypeGen {
           break;
       }
       if (m.isEnum(t)) {
-        return th + tt + ".findByValue(" + e + ".ordinal())";
+        return prefix + tt + ".findByValue(" + e + ".ordinal())";
       }
       if (m.defs.path(t).has("record")) {
-        struct(tt, t);
+        record(tt, t);
         return "t" + tt + "(" + e + ")";
       }
       if (sameContainer(t, tt)) {
@@ -1602,7 +1624,7 @@ public final class TypeGen {
         return m.named(t) + ".values()[" + x + ".getValue()]";
       }
       if (m.defs.path(t).has("record")) {
-        struct(tt, t);
+        record(tt, t);
         return "r" + tt + "(" + x + ")";
       }
       if (sameContainer(t, tt)) {
@@ -1692,6 +1714,24 @@ public final class TypeGen {
         throw new IllegalArgumentException("map keys must be strings: " + t);
       }
       return in.substring(in.indexOf(',') + 1).trim();
+    }
+
+    /** {@code r.<field>} for each field of {@code record}, in order (the glue's field walk). */
+    List<String> fieldExprs(String record) {
+      List<String> exprs = new ArrayList<>();
+      for (String id : fieldIds(defs.get(record).get("record"))) {
+        exprs.add("r." + id);
+      }
+      return exprs;
+    }
+
+    /** The types.json type of each field of {@code record}, in order. */
+    List<String> fieldTypes(String record) {
+      List<String> types = new ArrayList<>();
+      for (JsonNode f : defs.get(record).get("record")) {
+        types.add(f.get(1).asText().trim());
+      }
+      return types;
     }
 
     String named(String t) {
