@@ -258,6 +258,15 @@ const std::set<std::string> kGlueScalars = {"int32",   "uint32",  "int64",  "boo
                                             "float32", "float64", "string", "timestamp_ms"};
 
 // A family's types.json "types" object, as both glue writers read it.
+// One record's `to` (typed model `n` -> library class `m::r`) and `from`, given their bodies:
+// the shape every protobuf and Thrift glue writer emits.
+void write_to_from(std::ostream& o, const std::string& n, const std::string& r,
+                   const std::string& to, const std::string& from) {
+  o << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
+    << to << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
+    << from << "}\n";
+}
+
 struct TypesTable {
   const ordered_json& types;
 
@@ -525,9 +534,7 @@ struct GlueFamily : TypesTable {
         thf << mem << "[i] = " << in("p." + key + "[i]") << ";\n";
       }
     }
-    pb << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
-       << pbt.str() << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
-       << pbf.str() << "}\n";
+    write_to_from(pb, n, r, pbt.str(), pbf.str());
     fb << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n << "& v) {\n"
        << fbpre.str() << "  return m::Create" << r << "(b" << fbargs.str()
        << ");\n}\ninline void read(const m::" << r << "* p, " << n << "& v) {\n"
@@ -537,9 +544,7 @@ struct GlueFamily : TypesTable {
        << cpb.str() << "}\ninline void read(m::" << r << "::Reader p, " << n << "& v) {\n"
        << cpr.str() << "}\ninline uint64_t walk(m::" << r << "::Reader p) {\n  uint64_t s = 0;\n"
        << cpw.str() << "  return s;\n}\n";
-    th << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
-       << tht.str() << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
-       << thf.str() << "}\n";
+    write_to_from(th, n, r, tht.str(), thf.str());
   }
 };
 
@@ -645,6 +650,17 @@ struct UserGlue : TypesTable {
   }
   virtual std::string prelude() const { return ""; }
 
+  // The trait `trait<model type>` naming message's generated class, its `to` (body `to_body`)
+  // and `from` calling the glue in namespace `gns`.
+  void write_trait(std::ostream& tail, const char* trait, const std::string& message,
+                   const std::string& to_body, const std::string& gns) const {
+    const std::string n = ns + "::" + ident(message);
+    tail << "template <>\nstruct " << trait << "<" << n << "> {\n  static constexpr bool "
+         << "generated = true;\n  using type = " << gen << "::" << message
+         << ";\n  static void to(const " << n << "& v, type& p) " << to_body
+         << "\n  static void from(const type& p, " << n << "& v) { " << gns
+         << "::from(p, v); }\n};\n";
+  }
   // The glue of message `message` in namespace `gns` (the trait is the writer's).
   void write_body(const std::string& message, const std::string& gns, std::ostream& body) {
     if (!is_record(message)) throw Unsupported("message `" + message + "` is not a record");
@@ -742,20 +758,14 @@ struct UserPbGlue final : UserGlue {
         from << "  " << mem << " = " << in(t, "p." + pl + "()") << ";\n";
       }
     }
-    o << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
-      << to.str() << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
-      << from.str() << "}\n";
+    write_to_from(o, n, r, to.str(), from.str());
   }
   // The glue of message `message` in namespace `gns`, and its trait.
   void write(const std::string& message, const std::string& gns, std::ostream& body,
              std::ostream& tail) {
     write_body(message, gns, body);
-    const std::string n = ns + "::" + ident(message);
-    tail << "template <>\nstruct Protobuf<" << n << "> {\n  static constexpr bool generated = "
-         << "true;\n  using type = " << gen << "::" << message << ";\n  static void to(const " << n
-         << "& v, type& p) {\n    p.Clear();\n    " << gns
-         << "::to(v, p);\n  }\n  static void from(const type& p, " << n << "& v) { " << gns
-         << "::from(p, v); }\n};\n";
+    write_trait(tail, "Protobuf", message, "{\n    p.Clear();\n    " + gns + "::to(v, p);\n  }",
+                gns);
   }
 };
 
@@ -845,18 +855,12 @@ struct UserThriftGlue final : UserGlue {
         from << "  " << from_one(t, pm, mem) << "\n";
       }
     }
-    o << "inline void to(const " << n << "& v, m::" << r << "& p) {\n"
-      << to.str() << "}\ninline void from(const m::" << r << "& p, " << n << "& v) {\n"
-      << from.str() << "}\n";
+    write_to_from(o, n, r, to.str(), from.str());
   }
   void write(const std::string& message, const std::string& gns, std::ostream& body,
              std::ostream& tail) {
     write_body(message, gns, body);
-    const std::string n = ns + "::" + ident(message);
-    tail << "template <>\nstruct Thrift<" << n << "> {\n  static constexpr bool generated = "
-         << "true;\n  using type = " << gen << "::" << message << ";\n  static void to(const " << n
-         << "& v, type& p) { " << gns << "::to(v, p); }\n  static void from(const type& p, " << n
-         << "& v) { " << gns << "::from(p, v); }\n};\n";
+    write_trait(tail, "Thrift", message, "{ " + gns + "::to(v, p); }", gns);
   }
 };
 
