@@ -22,7 +22,7 @@ import (
 // no verifier: both trust their input.
 var flatbuffersFull = &harness.Serializer{
 	Name: "flatbuffers", Format: "flatbuffers", Library: "github.com/google/flatbuffers", Module: "github.com/google/flatbuffers",
-	UserNA:     needsGenerated("flatbuffers", "flatc builders and readers per table"),
+	Typed:      true,
 	Applicable: fbApplicable,
 	Labels:     []string{"binary", "schema-required", "generated", "copying-decode", "unvalidated"},
 	Codec:      func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, false) },
@@ -30,7 +30,7 @@ var flatbuffersFull = &harness.Serializer{
 
 var flatbuffersLazy = &harness.Serializer{
 	Name: "flatbuffers-lazy", Format: "flatbuffers", Library: "github.com/google/flatbuffers", Module: "github.com/google/flatbuffers",
-	UserNA:     needsGenerated("flatbuffers-lazy", "flatc readers per table"),
+	Typed:      true,
 	Applicable: fbApplicable,
 	Labels:     []string{"binary", "schema-required", "generated", "zero-copy-decode", "lazy-access", "unvalidated"},
 	Codec:      func(d *model.Dataset) (*harness.Codec, error) { return fbCodec(d, true) },
@@ -42,7 +42,8 @@ type fbEncoder struct {
 	sub  []flatbuffers.UOffsetT
 }
 
-// fbSeed tells the seed datasets, whose glue to flatc's Go code is hand-written below.
+// fbSeed tells the seed datasets, whose glue to flatc's Go code is hand-written below; the
+// other datasets, built-in or user, have the glue typegen generated.
 func fbSeed(shape any) bool {
 	switch shape.(type) {
 	case *[]androidusers.SampleData, *pbvsmsgpack.Test1, *pbvsmsgpack.Test2, *pbvsmsgpack.Test3,
@@ -61,8 +62,14 @@ func fbApplicable(t *model.Typed) error {
 }
 
 func fbCodec(d *model.Dataset, lazy bool) (*harness.Codec, error) {
-	if d.Kind == model.UserKind {
-		return nil, harness.NA("flatbuffers: generated code only; no user datasets")
+	if d.Kind == model.UserKind { // the dataset's .fbs, compiled by typegen
+		if _, why := d.User.SchemaFor("fbs", "flatbuffers"); why != "" {
+			return nil, naErr(why)
+		}
+		if d.Model.FlatBuffers == nil {
+			return nil, naErr(d.Model.FlatBuffersNA)
+		}
+		return fbGenerated(d.Model.FlatBuffers, lazy), nil
 	}
 	if err := fbApplicable(d.Model); err != nil {
 		return nil, err
@@ -88,7 +95,7 @@ func fbCodec(d *model.Dataset, lazy bool) (*harness.Codec, error) {
 	return c, nil
 }
 
-// fbGenerated is the codec of a built-in through typegen's glue (typed/<dataset>/fb.go).
+// fbGenerated is the codec of a dataset through typegen's glue (typed/<dataset>/fb.go).
 func fbGenerated(g *model.FlatBuffers, lazy bool) *harness.Codec {
 	b := flatbuffers.NewBuilder(1024)
 	full := func(src []byte) (any, error) { return g.Decode(src), nil }

@@ -12,7 +12,7 @@ import (
 )
 
 // loadUserFixture loads testdata/user/NAME.{json,types.json} with the schemas beside them
-// (NAME.proto + NAME.pb from grpc_tools.protoc, NAME.avsc), as `serbench datasets add`
+// (NAME.proto + NAME.pb from grpc_tools.protoc, NAME.avsc, NAME.fbs), as `serbench datasets add`
 // writes them; a schema kind without a file is unavailable.
 func loadUserFixture(t *testing.T, name, data string) *model.Dataset {
 	t.Helper()
@@ -28,10 +28,12 @@ func loadUserFixture(t *testing.T, name, data string) *model.Dataset {
 	} else {
 		schemas["proto"] = model.Schema{Unavailable: unavailable[name]["proto"]}
 	}
-	if _, err := os.Stat(at(name + ".avsc")); err == nil {
-		schemas["avsc"] = model.Schema{Path: at(name + ".avsc")}
-	} else {
-		schemas["avsc"] = model.Schema{Unavailable: unavailable[name]["avsc"]}
+	for _, kind := range []string{"avsc", "fbs"} {
+		if _, err := os.Stat(at(name + "." + kind)); err == nil {
+			schemas[kind] = model.Schema{Path: at(name + "." + kind)}
+		} else {
+			schemas[kind] = model.Schema{Unavailable: unavailable[name][kind]}
+		}
 	}
 	d, err := model.LoadUser(name, at(data), at(name+".types.json"), schemas)
 	if err != nil {
@@ -43,11 +45,14 @@ func loadUserFixture(t *testing.T, name, data string) *model.Dataset {
 // unavailable is what `serbench datasets add` writes for the fixtures' schemas it cannot map.
 var unavailable = map[string]map[string]string{
 	"special": {"proto": "protobuf: $.big holds integers beyond 64 bits (type bigint)",
-		"avsc": "avro: $.u is uint64: Avro has no unsigned 64-bit type"},
+		"avsc": "avro: $.u is uint64: Avro has no unsigned 64-bit type",
+		"fbs":  "flatbuffers: $.big holds integers beyond 64 bits (type bigint)"},
 	"bigints": {"proto": "protobuf: $.big holds integers beyond 64 bits (type bigint)",
-		"avsc": "avro: $.big holds integers beyond 64 bits (type bigint)"},
+		"avsc": "avro: $.big holds integers beyond 64 bits (type bigint)",
+		"fbs":  "flatbuffers: $.big holds integers beyond 64 bits (type bigint)"},
 	"lossy": {"proto": `protobuf: $["*"] is declared any, which has no direct mapping`,
-		"avsc": `avro: $["*"] is declared any, which has no direct mapping`},
+		"avsc": `avro: $["*"] is declared any, which has no direct mapping`,
+		"fbs":  `flatbuffers: $["*"] is declared any, which has no direct mapping`},
 }
 
 // TestUserDatasets: every serializer on the hand-made user datasets; what each must say.
@@ -85,6 +90,9 @@ func TestUserDatasets(t *testing.T) {
 	for fx, why := range unavailable {
 		for _, row := range []string{"protobuf", "vtprotobuf"} {
 			want[fx][row] = "not_applicable: " + why["proto"]
+		}
+		for _, row := range []string{"flatbuffers", "flatbuffers-lazy"} {
+			want[fx][row] = "not_applicable: " + why["fbs"]
 		}
 	}
 	for _, j := range jsons {
@@ -169,6 +177,21 @@ func TestTypedModelNotBuilt(t *testing.T) {
 			}
 			if p.Status != want {
 				t.Errorf("%s/%s: %s, want %s", row, c.name, p.Status, want)
+			}
+		}
+	}
+}
+
+// TestUserFlatBuffersSizes: the flatbuffers rows on the fixtures the .fbs maps, through
+// the glue typegen generated from each fixture's .fbs (the map keys of typed's counts all
+// take 8 bytes, so Go's map order does not change the size).
+func TestUserFlatBuffersSizes(t *testing.T) {
+	for fx, want := range map[string]int{"typed": 1022, "listroot": 224} {
+		d := loadUserFixture(t, fx, fx+".json")
+		for _, row := range []string{"flatbuffers", "flatbuffers-lazy"} {
+			_, p := harness.Prepare(find(row), d, d, []string{"encode", "decode"}, "", "")
+			if p.Status != "ok" || p.Sizes["encoded"] != want {
+				t.Errorf("%s/%s: %s %q, %d bytes, want ok and %d", row, fx, p.Status, p.Detail, p.Sizes["encoded"], want)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 
 	"serbench/internal/harness"
 	"serbench/internal/model"
@@ -14,19 +13,6 @@ import (
 // the generic value tree (map[string]any, []any, int32/uint32/int64/uint64, *big.Int
 // beyond 64 bits, float32/float64, string, bool, []byte, time.Time, nil) and revive what
 // they decode through the dataset's types, as a user holding such data would.
-
-// needsGenerated is the user_datasets reason of serializers built on code a schema
-// compiler generates (what), which the Go runner compiles for the built-in datasets only.
-func needsGenerated(name, what string) string {
-	return name + ": needs " + what + " compiled from the dataset's schema, which the Go runner builds for the built-in datasets only; use " + alternative(name)
-}
-
-func alternative(name string) string {
-	if strings.Contains(name, "proto") {
-		return "protobuf-dynamic (same library, the dataset's descriptor set)"
-	}
-	return "avro (typed model), protobuf-dynamic or avro-dynamic"
-}
 
 // noNonFinite objects to NaN and infinities (formats whose text has no form for them).
 func noNonFinite(v any) (string, string) {

@@ -36,7 +36,7 @@ type Typed struct {
 	// .proto; nil when ProtoNA says why.
 	Proto   *Proto
 	ProtoNA string
-	// FlatBuffers is a built-in's glue to the code flatc generated from its .fbs; nil when
+	// FlatBuffers is the glue to the code flatc generated from the dataset's .fbs; nil when
 	// FlatBuffersNA says why (tools/typegen/fb.go).
 	FlatBuffers   *FlatBuffers
 	FlatBuffersNA string

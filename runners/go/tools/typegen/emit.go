@@ -26,7 +26,8 @@ type pkg struct {
 	sha      string
 	messages []message
 	proto    *protoSchema // a user dataset's .proto, or nil
-	stamp    string       // what else the package depends on (the proto descriptors)
+	fbs      *fbSchema    // the dataset's .fbs, or nil
+	stamp    string       // what else the package depends on (the proto descriptors, the .fbs)
 }
 
 // emitter writes a package's Go source.
@@ -287,11 +288,11 @@ func (e *emitter) treeFile(msgpNA string, withProto bool, protoNA, fbNA string) 
 		}
 		if e.p.family != "" {
 			opt += "Family: " + strconv.Quote(e.p.family) + ",\n"
-			if fbNA == "" {
-				opt += fmt.Sprintf("FlatBuffers: fbGlue%d,\n", k)
-			} else {
-				opt += "FlatBuffersNA: " + strconv.Quote(fbNA) + ",\n"
-			}
+		}
+		if fbNA == "" {
+			opt += fmt.Sprintf("FlatBuffers: fbGlue%d,\n", k)
+		} else {
+			opt += "FlatBuffersNA: " + strconv.Quote(fbNA) + ",\n"
 		}
 		fmt.Fprintf(&reg, `model.Register(&model.Typed{
 Dataset: %q, User: %v, TypesSHA256: %q,

@@ -20,6 +20,7 @@ type source struct {
 	path  string // the types file
 	user  bool
 	proto *protoSchema
+	fbs   string // the .fbs, or "" (none: the flatbuffers rows say why)
 }
 
 // builtinSources lists datasets/<family>/types.json, with the family's .proto from the
@@ -40,6 +41,9 @@ func builtinSources(dir, schemas string) ([]source, error) {
 			return nil, fmt.Errorf("%s: want one .proto (set SERBENCH_SCHEMAS_DIR)", filepath.Join(schemas, family))
 		}
 		s.proto = &protoSchema{path: protos[0], builtin: true}
+		if fbs, _ := filepath.Glob(filepath.Join(schemas, family, "*.fbs")); len(fbs) == 1 {
+			s.fbs = fbs[0]
+		}
 		out = append(out, s)
 	}
 	return out, nil
@@ -62,6 +66,9 @@ func userSources(dir string) []source {
 					DescriptorSet string `json:"descriptor_set"`
 					Message       string `json:"message"`
 				} `json:"proto"`
+				Fbs struct {
+					Path string `json:"path"`
+				} `json:"fbs"`
 			} `json:"schemas"`
 		}
 		raw, err := os.ReadFile(m)
@@ -78,6 +85,9 @@ func userSources(dir string) []source {
 		if pr := meta.Schemas.Proto; pr.Path != "" && pr.DescriptorSet != "" {
 			s.proto = &protoSchema{path: filepath.Join(dir, pr.Path), descSet: filepath.Join(dir, pr.DescriptorSet),
 				roots: map[string]string{meta.Name: pr.Message}}
+		}
+		if f := meta.Schemas.Fbs.Path; f != "" {
+			s.fbs = filepath.Join(dir, f)
 		}
 		out = append(out, s)
 	}
@@ -96,6 +106,9 @@ func fixtureSources(dir string) []source {
 		base := filepath.Join(dir, name)
 		if _, err := os.Stat(base + ".pb"); err == nil {
 			s.proto = &protoSchema{path: base + ".proto", descSet: base + ".pb"}
+		}
+		if _, err := os.Stat(base + ".fbs"); err == nil {
+			s.fbs = base + ".fbs"
 		}
 		out = append(out, s)
 	}
@@ -125,6 +138,13 @@ func (s source) load() (*pkg, error) {
 		}
 		sum := sha256.Sum256(raw)
 		p.stamp = hex.EncodeToString(sum[:])
+	}
+	if s.fbs != "" { // so is a changed .fbs
+		fbs, sum, err := readFBSchema(s.fbs, s.user)
+		if err != nil {
+			return nil, err
+		}
+		p.fbs, p.stamp = fbs, p.stamp+" "+sum
 	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &doc); err != nil {

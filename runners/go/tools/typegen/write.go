@@ -53,28 +53,36 @@ func writePackage(dir string, p *pkg, tools string) error {
 			protoNA = "protobuf: no generated code for this dataset's .proto: " + err.Error()
 		}
 	}
-	fbNA := ""
-	if p.family != "" { // flatc's code exists for the built-ins only (tools/gen/gen.sh)
-		fbNA = writeFB(dir, e)
-	}
+	fbNA := writeFB(dir, e)
 	return os.WriteFile(filepath.Join(dir, "tree.go"), e.treeFile(na, p.proto != nil && protoNA == "", protoNA, fbNA), 0o644)
 }
 
-// writeFB writes fb.go and compiles the package; "" or why the dataset has no glue, so
-// glue that does not compile (a generator bug) costs only its flatbuffers rows.
+// writeFB writes fb.go (after flatc, for a user dataset's .fbs) and compiles the package;
+// "" or why the dataset has no glue, so a schema flatc or Go cannot compile costs only the
+// dataset's flatbuffers rows.
 func writeFB(dir string, e *emitter) string {
 	src, na := e.fbFile()
 	if na != "" {
 		return na
 	}
+	var err error
+	if e.p.fbs.user {
+		err = e.p.fbs.flatcUser(dir, e.p.path)
+	}
 	path := filepath.Join(dir, "fb.go")
-	err := os.WriteFile(path, src, 0o644)
 	if err == nil {
-		err = compiles(dir)
+		err = os.WriteFile(path, src, 0o644)
+		if err == nil {
+			err = compiles(dir)
+		}
+		if err != nil {
+			err = fmt.Errorf("the Go code of this dataset's .fbs does not compile: %w", err)
+		}
 	}
 	if err != nil {
 		os.Remove(path)
-		return "flatbuffers: the generated glue does not compile: " + err.Error()
+		os.RemoveAll(filepath.Join(dir, "fb"))
+		return "flatbuffers: " + err.Error()
 	}
 	return ""
 }
