@@ -108,6 +108,9 @@ class SizesTest {
     Dataset d = s1(Files.createTempDirectory("serbench"));
     assertEquals(560, encodedSize("protobuf", d));
     assertEquals(383, encodedSize("msgpack-core", d));
+    // the Parcelable stand-in: count 4, then per record id 8, name 4 + 6 or 7, age 4, gender 1
+    // (S1's one-byte enum), isMegane 1
+    assertEquals(744, encodedSize("handwritten", d));
   }
 
   /** The seed's own library versions write the seed's published sizes. */
@@ -124,8 +127,11 @@ class SizesTest {
     int n = 16;
     int[] pb = {5, 23, 8197, 8230};
     int[] mp = {3, 3, 8195, 8202};
+    // handwritten: u32 a, b; u32 length + 8,192; both; each with its one- or two-byte prefix
+    int[] hw = {9, 9, 8198, 8214};
     for (int t = 1; t <= 4; t++) {
       Dataset d = s2(dir, t, n);
+      assertEquals(hw[t - 1] * n, encodedSize("handwritten", d), "handwritten Test" + t);
       assertEquals(pb[t - 1] * n, encodedSize("protobuf", d), "protobuf Test" + t);
       assertEquals(pb[t - 1] * n, encodedSize("protobuf@2.6.1", d), "protobuf@2.6.1 Test" + t);
       assertEquals(mp[t - 1] * n, encodedSize("msgpack-core", d), "msgpack-core Test" + t);
@@ -174,6 +180,7 @@ class SizesTest {
       }
     }
     assertEquals(2 * (4 * (2 + 3 * 5) + 2), encodedSize("protobuf", d));
+    assertEquals(4 + 2 * 4 * 3 * 4, encodedSize("handwritten", d)); // count, 24 float32
   }
 
   @Test

@@ -29,4 +29,10 @@ public interface TypedModel {
 
   /** The typed generic tree of a message's typed value (for the check). */
   Object toTree(Object value);
+
+  /**
+   * The {@code handwritten} row's codec of the message, generated field by field ({@link Wire}'s
+   * layout); not applicable, naming the path, where the message holds an {@code any} value.
+   */
+  Codec handwritten() throws NotApplicableException;
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import de.undercouch.bson4jackson.BsonFactory;
 import java.io.IOException;
-import java.nio.BufferUnderflowException;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.zip.DataFormatException;
@@ -15,6 +14,7 @@ import org.msgpack.core.MessagePackException;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.jackson.dataformat.MessagePackMapper;
 import serbench.harness.NotApplicableException;
+import serbench.harness.Wire;
 
 /**
  * Per serializer: the error type its library documents for input it cannot decode (only that
@@ -136,10 +136,9 @@ final class Rows {
   // Thrift: TDeserializer documents TException (TProtocolException, TTransportException).
   private static final Predicate<Throwable> THRIFT = org.apache.thrift.TException.class::isInstance;
 
-  // The handwritten reader reads a java.nio.ByteBuffer, whose documented error for reading past
-  // its limit is BufferUnderflowException.
-  private static final Predicate<Throwable> HANDWRITTEN =
-      BufferUnderflowException.class::isInstance;
+  // The handwritten reader (harness.Wire.Reader) refuses truncated input, bytes after the message
+  // and values it cannot map (an enum ordinal out of range, a count past int) with Wire.Malformed.
+  private static final Predicate<Throwable> HANDWRITTEN = Wire.Malformed.class::isInstance;
 
   // FlatBuffers and FlexBuffers for Java have no verifier and document no error for bad input:
   // every exception of theirs is a crash.

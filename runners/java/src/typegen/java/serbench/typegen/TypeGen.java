@@ -23,17 +23,18 @@ import java.util.stream.Stream;
  * The typed-model generator, run by Maven in generate-sources as a single-file program (JDK 17's
  * source launcher runs one file, so the generator is one file): reads types.json files
  * (datasets/README.md, protocol section 7) and writes, per file, Java classes (one per record,
- * public fields in order), enums and a {@code serbench.harness.TypedModel} converting between the
- * typed generic value tree of {@code UserTypes} and the classes.
+ * public fields in order), enums, a {@code serbench.harness.TypedModel} converting between the
+ * typed generic value tree of {@code UserTypes} and the classes, and the {@code handwritten} row's
+ * codec of the classes ({@link Handwritten}).
  *
- * <p>Arguments: {@code OUT DATASETS_DIR USER_DATASETS_DIR [USER_SCHEMAS_OUT]}, or {@code
- * --fixtures OUT DIR [SCHEMAS_OUT]} for the tests' types files, or {@code --glue OUT SCHEMAS
- * PROTOC_OUT THRIFT_OUT} after protoc and thrift. Beside a user model it writes the conversion to
- * flatc's classes ({@link FlatBuffersGlue}); {@code --glue} those to protoc's and thrift's ({@link
- * ProtobufGlue}, {@link ThriftGlue}), checked against their Java output. The built-in families go to package {@code serbench.model} (their classes'
- * names are unique across families) with a {@code BuiltinModels} switch over dataset ids; a user
- * types file goes to {@code serbench.typed.t<sha256 prefix>}, found at run time by the sha256 of
- * the dataset's types file.
+ * <p>Arguments: {@code OUT DATASETS_DIR USER_DATASETS_DIR [USER_SCHEMAS_OUT]}, or {@code --fixtures
+ * OUT DIR [SCHEMAS_OUT]} for the tests' types files, or {@code --glue OUT SCHEMAS PROTOC_OUT
+ * THRIFT_OUT} after protoc and thrift. Beside a user model it writes the conversion to flatc's
+ * classes ({@link FlatBuffersGlue}); {@code --glue} those to protoc's and thrift's ({@link
+ * ProtobufGlue}, {@link ThriftGlue}), checked against their Java output. The built-in families go
+ * to package {@code serbench.model} (their classes' names are unique across families) with a {@code
+ * BuiltinModels} switch over dataset ids; a user types file goes to {@code serbench.typed.t<sha256
+ * prefix>}, found at run time by the sha256 of the dataset's types file.
  */
 public final class TypeGen {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -122,6 +123,7 @@ public final class TypeGen {
           String family = dir.getFileName().toString();
           Model m =
               new Model(JSON.readTree(types.toFile()), "serbench.model", camel(family) + "Model");
+          m.enumWidth = Handwritten.SEED_ENUM_WIDTH.getOrDefault(family, 4);
           m.write(out, written, Files.readAllBytes(types));
           for (Map.Entry<String, String> e : m.messages(family).entrySet()) {
             builtinCases.put(e.getKey(), m.className + "(\"" + esc(e.getValue()) + "\")");
@@ -1657,6 +1659,365 @@ public final class TypeGen {
     }
   }
 
+  /**
+   * The {@code handwritten} row's codec of a types file's messages ({@code serbench.harness.Wire}'s
+   * layout), written beside its model as a {@code serbench.harness.Codec}: one write and one read
+   * method per record, field by field in the file's order, as a person writes it by hand. A message
+   * that reaches an {@code any} value has no codec: its reason names the path.
+   */
+  static final class Handwritten {
+    /**
+     * What a types file cannot say: S1's Parcelable stand-in writes an enum in one byte (every
+     * other dataset in four, as the other runners' handwritten rows do).
+     */
+    static final Map<String, Integer> SEED_ENUM_WIDTH = Map.of("android-users", 1);
+
+    private static final String W = "serbench.harness.Wire.";
+
+    private final Model m;
+    private final String name;
+    private final int enumWidth;
+    private int fresh;
+
+    Handwritten(Model m, String name, int enumWidth) {
+      this.m = m;
+      this.name = name;
+      this.enumWidth = enumWidth;
+    }
+
+    /** The first path from {@code t} to an {@code any} value, or null. */
+    String anyPath(String t, String path, Set<String> seen) {
+      t = t.trim();
+      if (t.equals("any")) {
+        return path;
+      }
+      if (t.startsWith("list<")) {
+        return anyPath(Model.inner(t, "list<"), path + "[*]", seen);
+      }
+      if (t.startsWith("map<")) {
+        return anyPath(Model.mapValue(t), path + "[\"*\"]", seen);
+      }
+      if (t.startsWith("optional<")) {
+        return anyPath(Model.inner(t, "optional<"), path, seen);
+      }
+      if (!m.defs.path(t).has("record") || !seen.add(t)) {
+        return null;
+      }
+      for (JsonNode f : m.defs.get(t).get("record")) {
+        String found = anyPath(f.get(1).asText(), path + pathKey(f.get(0).asText()), seen);
+        if (found != null) {
+          return found;
+        }
+      }
+      return null;
+    }
+
+    /**
+     * A field's step in a path, as the orchestrator writes it: {@code .name} or {@code ["a b"]}.
+     */
+    static String pathKey(String k) {
+      if (k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        return "." + k;
+      }
+      return "[\"" + k.replace("\\", "\\\\").replace("\"", "\\\"") + "\"]";
+    }
+
+    /** Why message type {@code t} has no codec, or null. */
+    String reason(String t) {
+      String path = anyPath(t, "$", new HashSet<>());
+      return path == null
+          ? null
+          : "handwritten: "
+              + path
+              + " is any (JSON of any shape): a field-by-field layout needs its type; give it one"
+              + " in the types file and add the dataset again with --types";
+    }
+
+    /** The message types that have a codec, in the order of their index in the codec class. */
+    List<String> carried() {
+      List<String> out = new ArrayList<>();
+      for (String t : new java.util.TreeSet<>(m.messages("").values())) {
+        if (reason(t) == null) {
+          out.add(t);
+        }
+      }
+      return out;
+    }
+
+    /** The model's {@code handwritten()}: the codec of its message, or why there is none. */
+    String modelMethod() {
+      StringBuilder b = new StringBuilder();
+      b.append("\n  @java.lang.Override\n  public serbench.harness.Codec handwritten()\n");
+      b.append("      throws serbench.harness.NotApplicableException {\n");
+      b.append("    switch (message) {\n");
+      List<String> carried = carried();
+      for (String t : new java.util.TreeSet<>(m.messages("").values())) {
+        b.append("      case \"").append(esc(t)).append("\":\n");
+        int k = carried.indexOf(t);
+        if (k >= 0) {
+          b.append("        return new ").append(name).append('(').append(k).append(");\n");
+        } else {
+          b.append("        throw new serbench.harness.NotApplicableException(\n");
+          b.append("            \"").append(esc(reason(t))).append("\");\n");
+        }
+      }
+      b.append("      default:\n        throw new java.lang.IllegalStateException(message);\n");
+      return b.append("    }\n  }\n").toString();
+    }
+
+    /** The codec class. */
+    String source() {
+      List<String> carried = carried();
+      Set<String> records = new java.util.LinkedHashSet<>();
+      for (String t : carried) {
+        reach(t, records);
+      }
+      StringBuilder b = new StringBuilder(m.header());
+      b.append(
+          "/** The handwritten row's field-by-field codec (serbench.harness.Wire's layout). */\n");
+      b.append("final class ").append(name).append(" implements serbench.harness.Codec {\n");
+      for (Map.Entry<String, String> e : m.classOf.entrySet()) {
+        if (m.isEnum(e.getKey())) {
+          String c = e.getValue();
+          b.append("  private static final ").append(c).append("[] E_").append(c);
+          b.append(" = ").append(c).append(".values();\n");
+        }
+      }
+      b.append("\n  private final int message;\n\n  ").append(name).append("(int message) {\n");
+      b.append("    this.message = message;\n  }\n\n");
+      b.append("  @java.lang.Override\n  @java.lang.SuppressWarnings(\"unchecked\")\n");
+      b.append("  public void encode(java.lang.Object x, serbench.harness.Buf o) {\n");
+      b.append("    switch (message) {\n");
+      StringBuilder read = new StringBuilder();
+      StringBuilder methods = new StringBuilder();
+      for (int k = 0; k < carried.size(); k++) {
+        String t = carried.get(k);
+        String jt = m.javaType(t, true);
+        b.append("      case ").append(k).append(":\n        ");
+        read.append("      case ").append(k).append(":\n        v = ");
+        if (m.defs.path(t).has("record")) {
+          b.append('w').append(jt).append("(o, (").append(jt).append(") x);\n");
+          read.append('r').append(jt).append("(in);\n");
+        } else {
+          b.append("encode").append(k).append("(o, (").append(jt).append(") x);\n");
+          read.append("decode").append(k).append("(in);\n");
+          methods
+              .append("\n  private static void encode")
+              .append(k)
+              .append("(serbench.harness.Buf o, ");
+          methods.append(jt).append(" x) {\n");
+          write(t, "x", methods, "    ");
+          methods.append("  }\n\n  private static ").append(jt).append(" decode").append(k);
+          methods.append("(serbench.harness.Wire.Reader in) {\n");
+          StringBuilder body = new StringBuilder();
+          String v = read(t, body, "    ");
+          methods.append(body).append("    return ").append(v).append(";\n  }\n");
+        }
+        b.append("        return;\n");
+        read.append("        break;\n");
+      }
+      b.append(
+          "      default:\n        throw new java.lang.IllegalStateException();\n    }\n  }\n\n");
+      b.append("  @java.lang.Override\n");
+      b.append("  public java.lang.Object decode(byte[] buf, int off, int len) {\n");
+      b.append(
+          "    serbench.harness.Wire.Reader in = new serbench.harness.Wire.Reader(buf, off,"
+              + " len);\n");
+      b.append("    java.lang.Object v;\n    switch (message) {\n").append(read);
+      b.append("      default:\n        throw new java.lang.IllegalStateException();\n    }\n");
+      b.append("    in.end();\n    return v;\n  }\n").append(methods);
+      for (String rec : records) {
+        String c = m.named(rec);
+        List<String> exprs = m.fieldExprs(rec);
+        List<String> types = m.fieldTypes(rec);
+        b.append("\n  private static void w").append(c).append("(serbench.harness.Buf o, ");
+        b.append(c).append(" r) {\n");
+        for (int i = 0; i < exprs.size(); i++) {
+          write(types.get(i), exprs.get(i), b, "    ");
+        }
+        b.append("  }\n\n  private static ").append(c).append(" r").append(c);
+        b.append("(serbench.harness.Wire.Reader in) {\n");
+        b.append("    ").append(c).append(" r = new ").append(c).append("();\n");
+        for (int i = 0; i < exprs.size(); i++) {
+          String v = read(types.get(i), b, "    ");
+          if (!types.get(i).equals("null")) {
+            b.append("    ").append(exprs.get(i)).append(" = ").append(v).append(";\n");
+          }
+        }
+        b.append("    return r;\n  }\n");
+      }
+      return b.append("}\n").toString();
+    }
+
+    /** Adds the records {@code t} reaches to {@code out}. */
+    private void reach(String t, Set<String> out) {
+      t = t.trim();
+      if (t.startsWith("list<")) {
+        reach(Model.inner(t, "list<"), out);
+      } else if (t.startsWith("map<")) {
+        reach(Model.mapValue(t), out);
+      } else if (t.startsWith("optional<")) {
+        reach(Model.inner(t, "optional<"), out);
+      } else if (m.defs.path(t).has("record") && out.add(t)) {
+        for (String f : m.fieldTypes(t)) {
+          reach(f, out);
+        }
+      }
+    }
+
+    /** Statements writing the value {@code e} of type {@code t} to {@code o}. */
+    private void write(String t, String e, StringBuilder b, String ind) {
+      t = t.trim();
+      if (t.startsWith("list<")) {
+        String elem = Model.inner(t, "list<");
+        String l = "l" + fresh++;
+        b.append(ind).append(m.javaType(t, true)).append(' ').append(l).append(" = ");
+        b.append(e).append(";\n").append(ind).append(W).append("i32(o, ").append(l);
+        b.append(".size());\n");
+        if (!elem.equals("null")) { // list<null>: the count says it all
+          String x = "x" + fresh++;
+          b.append(ind).append("for (").append(m.javaType(elem, true)).append(' ').append(x);
+          b.append(" : ").append(l).append(") {\n");
+          write(elem, x, b, ind + "  ");
+          b.append(ind).append("}\n");
+        }
+      } else if (t.startsWith("map<")) {
+        String val = Model.mapValue(t);
+        String x = "x" + fresh++;
+        b.append(ind).append(m.javaType(t, true)).append(' ').append(x).append(" = ");
+        b.append(e).append(";\n").append(ind).append(W).append("i32(o, ").append(x);
+        b.append(".size());\n");
+        String en = "e" + fresh++;
+        b.append(ind).append("for (java.util.Map.Entry<java.lang.String, ");
+        b.append(m.javaType(val, true)).append("> ").append(en).append(" : ").append(x);
+        b.append(".entrySet()) {\n").append(ind).append("  ").append(W).append("str(o, ");
+        b.append(en).append(".getKey());\n");
+        write(val, en + ".getValue()", b, ind + "  ");
+        b.append(ind).append("}\n");
+      } else if (t.startsWith("optional<")) {
+        String of = Model.inner(t, "optional<");
+        String x = "x" + fresh++;
+        b.append(ind).append(m.javaType(of, true)).append(' ').append(x).append(" = ");
+        b.append(e).append(";\n").append(ind).append(W).append("bool(o, ").append(x);
+        b.append(" != null);\n").append(ind).append("if (").append(x).append(" != null) {\n");
+        write(of, x, b, ind + "  ");
+        b.append(ind).append("}\n");
+      } else if (t.equals("null")) {
+        // nothing: the type says the value
+      } else if (m.isEnum(t)) {
+        if (enumWidth == 1 && m.defs.get(t).get("enum").size() > 256) {
+          throw new IllegalArgumentException("enum " + t + " has more symbols than one byte holds");
+        }
+        b.append(ind).append(W).append(enumWidth == 1 ? "u8" : "i32").append("(o, ").append(e);
+        b.append(".ordinal());\n");
+      } else if (m.defs.path(t).has("record")) {
+        b.append(ind).append('w').append(m.named(t)).append("(o, ").append(e).append(");\n");
+      } else {
+        String call = PRIMITIVE_WRITES.get(t);
+        if (call == null) {
+          throw new IllegalArgumentException("handwritten: no layout for " + t);
+        }
+        b.append(ind).append(W).append(call.replace("$", e)).append(";\n");
+      }
+    }
+
+    private static final Map<String, String> PRIMITIVE_WRITES =
+        Map.ofEntries(
+            Map.entry("int32", "i32(o, $)"),
+            Map.entry("uint32", "i32(o, (int) (long) $)"),
+            Map.entry("int64", "i64(o, $)"),
+            Map.entry("uint64", "i64(o, $)"),
+            Map.entry("timestamp_ms", "i64(o, $.toEpochMilli())"),
+            Map.entry("float32", "f32(o, $)"),
+            Map.entry("float64", "f64(o, $)"),
+            Map.entry("bool", "bool(o, $)"),
+            Map.entry("string", "str(o, $)"),
+            Map.entry("bytes", "bytes(o, $)"),
+            Map.entry("bigint", "bigint(o, $)"));
+
+    private static final Map<String, String> PRIMITIVE_READS =
+        Map.ofEntries(
+            Map.entry("int32", "in.i32()"),
+            Map.entry("uint32", "in.u32()"),
+            Map.entry("int64", "in.i64()"),
+            Map.entry("uint64", "in.i64()"),
+            Map.entry("timestamp_ms", "java.time.Instant.ofEpochMilli(in.i64())"),
+            Map.entry("float32", "in.f32()"),
+            Map.entry("float64", "in.f64()"),
+            Map.entry("bool", "in.bool()"),
+            Map.entry("string", "in.str()"),
+            Map.entry("bytes", "in.bytes()"),
+            Map.entry("bigint", "in.bigint()"));
+
+    /**
+     * Appends the statements that read a value of type {@code t} from {@code in} and returns the
+     * expression of the value, evaluated right after them.
+     */
+    private String read(String t, StringBuilder b, String ind) {
+      t = t.trim();
+      if (t.startsWith("list<")) {
+        String elem = Model.inner(t, "list<");
+        String je = m.javaType(elem, true);
+        String n = "n" + fresh++;
+        String l = "l" + fresh++;
+        String i = "i" + fresh++;
+        b.append(ind).append("int ").append(n).append(" = in.count();\n");
+        b.append(ind).append("java.util.ArrayList<").append(je).append("> ").append(l);
+        b.append(" = new java.util.ArrayList<>(in.capacity(").append(n).append("));\n");
+        b.append(ind).append("for (int ").append(i).append(" = 0; ").append(i).append(" < ");
+        b.append(n).append("; ").append(i).append("++) {\n");
+        String v = read(elem, b, ind + "  ");
+        b.append(ind).append("  ").append(l).append(".add(").append(v).append(");\n");
+        b.append(ind).append("}\n");
+        return l;
+      }
+      if (t.startsWith("map<")) {
+        String val = Model.mapValue(t);
+        String n = "n" + fresh++;
+        String x = "x" + fresh++;
+        String i = "i" + fresh++;
+        String k = "k" + fresh++;
+        b.append(ind).append("int ").append(n).append(" = in.count();\n");
+        b.append(ind).append("java.util.LinkedHashMap<java.lang.String, ");
+        b.append(m.javaType(val, true)).append("> ").append(x);
+        b.append(" =\n").append(ind).append("    new java.util.LinkedHashMap<>(in.mapCapacity(");
+        b.append(n).append("));\n");
+        b.append(ind).append("for (int ").append(i).append(" = 0; ").append(i).append(" < ");
+        b.append(n).append("; ").append(i).append("++) {\n");
+        b.append(ind).append("  java.lang.String ").append(k).append(" = in.str();\n");
+        String v = read(val, b, ind + "  ");
+        b.append(ind).append("  ").append(x).append(".put(").append(k).append(", ").append(v);
+        b.append(");\n").append(ind).append("}\n");
+        return x;
+      }
+      if (t.startsWith("optional<")) {
+        String of = Model.inner(t, "optional<");
+        String x = "x" + fresh++;
+        b.append(ind).append(m.javaType(of, true)).append(' ').append(x).append(" = null;\n");
+        b.append(ind).append("if (in.present()) {\n");
+        String v = read(of, b, ind + "  ");
+        b.append(ind).append("  ").append(x).append(" = ").append(v).append(";\n");
+        b.append(ind).append("}\n");
+        return x;
+      }
+      if (t.equals("null")) {
+        return "null";
+      }
+      if (m.isEnum(t)) {
+        String c = m.named(t);
+        return "in.symbol(E_" + c + ", " + (enumWidth == 1 ? "in.u8()" : "in.i32()") + ")";
+      }
+      if (m.defs.path(t).has("record")) {
+        return "r" + m.named(t) + "(in)";
+      }
+      String call = PRIMITIVE_READS.get(t);
+      if (call == null) {
+        throw new IllegalArgumentException("handwritten: no layout for " + t);
+      }
+      return call;
+    }
+  }
+
   /** One types file's classes and model. */
   static final class Model {
     final JsonNode root;
@@ -1664,6 +2025,11 @@ public final class TypeGen {
     final String pkg;
     final String className;
     final Map<String, String> classOf = new LinkedHashMap<>();
+
+    /** The bytes of an enum in the handwritten layout ({@link Handwritten#SEED_ENUM_WIDTH}). */
+    int enumWidth = 4;
+
+    private Handwritten handwritten;
 
     Model(JsonNode root, String pkg, String modelName) {
       this.root = root;
@@ -1904,11 +2270,17 @@ public final class TypeGen {
 
     void write(Path out, Map<String, String> written, byte[] typesBytes) throws Exception {
       String dir = pkg.replace('.', '/') + "/";
+      handwritten =
+          new Handwritten(
+              this, freeName(this, className.replace("Model", "Handwritten")), enumWidth);
       for (Map.Entry<String, String> e : classOf.entrySet()) {
         JsonNode d = defs.get(e.getKey());
         String src =
             d.has("enum") ? enumSource(e.getValue(), d.get("enum")) : recordSource(e.getValue(), d);
         put(out, dir + e.getValue() + ".java", src, written);
+      }
+      if (!handwritten.carried().isEmpty()) {
+        put(out, dir + handwritten.name + ".java", handwritten.source(), written);
       }
       put(out, dir + className + ".java", modelSource(typesBytes), written);
     }
@@ -2086,6 +2458,7 @@ public final class TypeGen {
       }
       b.append("      default:\n        throw new java.lang.IllegalStateException(message);\n");
       b.append("    }\n  }\n");
+      b.append(handwritten.modelMethod());
       for (Map.Entry<String, String> e : classOf.entrySet()) {
         JsonNode d = defs.get(e.getKey());
         if (!d.has("record")) {
