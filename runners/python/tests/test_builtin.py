@@ -19,15 +19,22 @@ from serbench_runner_python.serve import Server
 DATA = Path(
     os.environ.get("SERBENCH_DATA") or Path(__file__).resolve().parents[3] / ".serbench/data/quick"
 )
-# The seeds' sizes: S1 as one list, S2 per message (protobuf with its varint prefix;
-# MessagePack concatenated, msgspec's length-prefixed).
+# The seeds' sizes: S1 as one list, S2 per message (protobuf and handwritten with their
+# varint prefix; MessagePack concatenated, msgspec's length-prefixed).
 SIZES = {
-    "android-users": {"protobuf": 560, "msgpack-positional": 383, "msgspec-msgpack": 383},
-    "pb-vs-msgpack-test1": {"protobuf": 5, "msgpack-positional": 3},
-    "pb-vs-msgpack-test2": {"protobuf": 23, "msgpack-positional": 3},
-    "pb-vs-msgpack-test3": {"protobuf": 8197, "msgpack-positional": 8195},
-    "pb-vs-msgpack-test4": {"protobuf": 8230, "msgpack-positional": 8202},
+    "android-users": {
+        "protobuf": 560,
+        "msgpack-positional": 383,
+        "msgspec-msgpack": 383,
+        "handwritten": 684,
+    },
+    "pb-vs-msgpack-test1": {"protobuf": 5, "msgpack-positional": 3, "handwritten": 9},
+    "pb-vs-msgpack-test2": {"protobuf": 23, "msgpack-positional": 3, "handwritten": 9},
+    "pb-vs-msgpack-test3": {"protobuf": 8197, "msgpack-positional": 8195, "handwritten": 8198},
+    "pb-vs-msgpack-test4": {"protobuf": 8230, "msgpack-positional": 8202, "handwritten": 8214},
 }
+# The handwritten layout's whole quick files, the same bytes as the Node runner's.
+HANDWRITTEN = {"click-maps": 99_741, "log-records": 147_827, "one-mb-dict": 1_000_040}
 
 
 def canonical(name: str) -> Path:
@@ -79,6 +86,13 @@ def test_round_trips_where_describe_says(name: str) -> None:
         assert reply["status"] == want, (entry["name"], reply.get("error"), reply.get("check"))
 
 
+@pytest.mark.parametrize(("name", "size"), HANDWRITTEN.items())
+def test_handwritten_sizes(name: str, size: int) -> None:
+    reply = prepare("handwritten", name)
+    assert reply["status"] == "ok", reply
+    assert reply["sizes"]["encoded"] == size
+
+
 def test_positional_layout_is_the_seeds() -> None:
     users = model.builtin("android-users")
     rec = {"id": 3, "name": "user 3", "age": 7, "gender": 1, "isMegane": False}
@@ -95,7 +109,7 @@ def test_a_tampered_copy_fails_the_check(tmp_path: Path) -> None:
     doc["items"][0][17]["age"] += 1
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(doc))
-    for serializer in ("protobuf", "msgspec-json", "msgpack-positional", "fastavro"):
+    for serializer in ("protobuf", "msgspec-json", "msgpack-positional", "fastavro", "handwritten"):
         reply = prepare(serializer, "android-users", tampered)
         assert reply["status"] == "check_failed", (serializer, reply)
         assert reply["check"]["detail"].startswith("$[17].age: "), reply["check"]

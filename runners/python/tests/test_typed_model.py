@@ -15,7 +15,7 @@ from serbench_runner_python.model import NOT_BUILT
 from serbench_runner_python.serve import Server
 
 FIXTURE = Path(__file__).parent / "fixtures" / "user"
-TYPED = ("msgspec-json", "msgspec-msgpack", "msgpack-positional", "protobuf")
+TYPED = ("msgspec-json", "msgspec-msgpack", "msgpack-positional", "protobuf", "handwritten")
 DYNAMIC = (
     "json",
     "orjson",

@@ -17,7 +17,7 @@ from serbench_runner_python.tree import EPOCH
 
 RUNNER_DIR = Path(__file__).resolve().parents[2]
 NOT_BUILT = "typed model not built for this dataset's types: run `serbench build -r python`"
-_MS = datetime(1970, 1, 1, 0, 0, 0, 1000, tzinfo=UTC) - EPOCH
+MS = datetime(1970, 1, 1, 0, 0, 0, 1000, tzinfo=UTC) - EPOCH  # one millisecond
 
 
 def model_dir() -> Path:
@@ -78,11 +78,19 @@ def user(name: str, types_sha256: str) -> ModuleType | str:
 
 
 def ms_of(value: datetime) -> int:
-    return (value - EPOCH) // _MS
+    return (value - EPOCH) // MS
 
 
 def at_ms(ms: int) -> datetime:
     return EPOCH + timedelta(milliseconds=ms)
+
+
+def hw_rest(data: bytes | memoryview, pos: int) -> None:
+    """The handwritten layout's end: the input must end where the message does."""
+    if pos > len(data):
+        raise ValueError(f"handwritten: truncated: {pos} bytes needed, {len(data)} given")
+    if pos < len(data):
+        raise ValueError(f"handwritten: {len(data) - pos} trailing bytes")
 
 
 def no_nulls(values: list[Any], path: str) -> list[Any]:

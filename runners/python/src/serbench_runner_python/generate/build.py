@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from serbench_runner_python.generate.handwritten import SEED_STRING_WIDTH, HandwrittenEmitter
 from serbench_runner_python.generate.jobs import Job
 from serbench_runner_python.generate.protobuf import ProtobufEmitter, find_root
 from serbench_runner_python.generate.structs import StructEmitter
@@ -95,9 +96,15 @@ def _source(job: Job, out: Path, inputs: str) -> str:
             avsc=avsc,
         ),
         StructEmitter().root(types.message),
+        HandwrittenEmitter(_string_code(job)).root(types.message),
     ]
     parts.append(_protobuf(job, types, out))
     return "\n\n".join(parts)
+
+
+def _string_code(job: Job) -> str:
+    """A string length's width in the handwritten layout (the S1 seed's is two bytes)."""
+    return SEED_STRING_WIDTH.get(job.name, "I") if job.kind == "builtin" else "I"
 
 
 def _protobuf(job: Job, types: Types, out: Path) -> str:
