@@ -10,24 +10,17 @@ import (
 // (the round-trip check reads them with the hand-written reader).
 var memcpy = &harness.Serializer{
 	Name: "memcpy", Format: "custom-binary", Library: "serbench", Labels: []string{"baseline"},
-	UserNA:     "memcpy: copies the bytes of the hand-written writer (handwritten), which exists for the seed datasets only",
+	Typed:      true,
 	Applicable: memcpyApplicable,
 	Codec: func(d *model.Dataset) (*harness.Codec, error) {
-		if d.Kind == model.UserKind {
-			return nil, harness.NA("memcpy: its bytes come from the hand-written writer, which has no user-dataset code")
-		}
 		if err := memcpyApplicable(d.Model); err != nil {
 			return nil, err
 		}
-		shape := d.New()
+		h := d.Model.Hand
 		pre := make([][]byte, len(d.Items))
 		index := make(map[any]int, len(d.Items))
 		for i, it := range d.Items {
-			b, err := HandEncode(nil, it)
-			if err != nil {
-				return nil, err
-			}
-			pre[i] = b
+			pre[i] = h.Encode(nil, it)
 			index[it] = i
 		}
 		next := 0
@@ -47,15 +40,15 @@ var memcpy = &harness.Serializer{
 				scratch = append(scratch[:0], src...)
 				return nil, nil
 			},
-			Verify: func(src []byte) (any, error) { return HandDecode(shape, src) },
+			Verify: h.Decode,
 		}, nil
 	},
 }
 
-// memcpyApplicable: the bytes come from the hand-written writer, which exists per seed dataset.
+// memcpyApplicable: the bytes come from the handwritten writer.
 func memcpyApplicable(t *model.Typed) error {
-	if handApplicable(t) != nil {
-		return harness.NA("memcpy: copies the bytes of the hand-written writer (handwritten), which is written per seed dataset; none for %s", t.Dataset)
+	if t.Hand == nil {
+		return harness.NA("memcpy: copies the bytes of the handwritten row, which cannot carry this dataset (%s)", t.HandNA)
 	}
 	return nil
 }

@@ -97,7 +97,11 @@ func registerBare(t reflect.Type, seen map[reflect.Type]bool) {
 	}
 }
 
-// appendWriter is an io.Writer appending to a reusable slice.
+// appendWriter is an io.Writer appending to a reusable slice. It is an io.ByteWriter too:
+// without WriteByte the encoder wraps it in an adapter that allocates a one-byte slice for
+// every single-byte write (an array header, a small int), several per message.
 type appendWriter struct{ b []byte }
 
 func (w *appendWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+
+func (w *appendWriter) WriteByte(c byte) error { w.b = append(w.b, c); return nil }

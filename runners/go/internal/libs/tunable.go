@@ -40,7 +40,7 @@ func init() {
 		Name: "tunable-test-device", Format: "custom-binary",
 		Library: "serbench test device x" + strconv.FormatFloat(scale, 'f', -1, 64),
 		Labels:  []string{"baseline"},
-		UserNA:  "tunable-test-device: wraps memcpy, which has no user-dataset code",
+		Typed:   true,
 		Codec: func(d *model.Dataset) (*harness.Codec, error) {
 			inner, err := memcpy.Codec(d)
 			if err != nil {

@@ -74,7 +74,9 @@ func TestUserDatasets(t *testing.T) {
 			"avro-dynamic":     "not_applicable: avro: $.u is uint64",
 			"avro":             "not_applicable: avro: $.u is uint64",
 			"goavro":           "not_applicable: avro: $.u is uint64",
-			"protobuf-dynamic": "not_applicable: protobuf: $.big holds integers beyond 64 bits"},
+			"protobuf-dynamic": "not_applicable: protobuf: $.big holds integers beyond 64 bits",
+			"handwritten":      "not_applicable: handwritten: $.big is bigint",
+			"memcpy":           "not_applicable: memcpy: copies the bytes of the handwritten row, which cannot carry this dataset (handwritten: $.big is bigint"},
 		"bigints": {"msgpack-dynamic": "not_applicable: msgpack: 1180591620717411303424 at $.big exceeds 64-bit integers",
 			"msgpack":      "not_applicable: msgpack: $.big is bigint",
 			"msgp":         "not_applicable: msgp: $.big is bigint",
@@ -82,10 +84,14 @@ func TestUserDatasets(t *testing.T) {
 			"bson":         "not_applicable: bson: 1180591620717411303424 at $.big exceeds int64",
 			"avro-dynamic": "not_applicable: avro: $.big holds", "goavro": "not_applicable: avro: $.big holds",
 			"avro":             "not_applicable: avro: $.big holds",
-			"protobuf-dynamic": "not_applicable: protobuf: $.big holds"},
+			"protobuf-dynamic": "not_applicable: protobuf: $.big holds",
+			"handwritten":      "not_applicable: handwritten: $.big is bigint",
+			"memcpy":           "not_applicable: memcpy: copies the bytes of the handwritten row, which cannot carry this dataset (handwritten: $.big is bigint"},
 		"lossy": {"avro-dynamic": `not_applicable: avro: $["*"] is declared any`, "goavro": `not_applicable: avro: $["*"] is declared any`,
 			"avro":             `not_applicable: avro: $["*"] is declared any`,
-			"protobuf-dynamic": `not_applicable: protobuf: $["*"] is declared any`},
+			"protobuf-dynamic": `not_applicable: protobuf: $["*"] is declared any`,
+			"handwritten":      "not_applicable: handwritten: $[*] is any",
+			"memcpy":           "not_applicable: memcpy: copies the bytes of the handwritten row, which cannot carry this dataset (handwritten: $[*] is any"},
 	}
 	for fx, why := range unavailable {
 		for _, row := range []string{"protobuf", "vtprotobuf"} {

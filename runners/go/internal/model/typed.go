@@ -40,6 +40,16 @@ type Typed struct {
 	// FlatBuffersNA says why (tools/typegen/fb.go).
 	FlatBuffers   *FlatBuffers
 	FlatBuffersNA string
+	// Hand writes and reads the handwritten layout (package hw, code from
+	// tools/typegen/hw.go); nil when HandNA says why the layout cannot carry the message.
+	Hand   *Hand
+	HandNA string
+}
+
+// Hand is the generated handwritten encoder and decoder of a message.
+type Hand struct {
+	Encode func(b []byte, msg any) []byte // appends the encoding of msg
+	Decode func(src []byte) (any, error)  // a new message; an error for truncated input or trailing bytes
 }
 
 // FlatBuffers builds and reads a message through flatc's generated Go code.

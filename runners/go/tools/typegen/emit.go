@@ -45,6 +45,7 @@ type emitter struct {
 	roots  map[string]string // dataset -> named type of a message that is not a record
 	bare   []string          // records of one field, which positional layouts write bare
 	values map[string]string // bare record -> the named type msgp writes its field with
+	hw     hwState           // the handwritten layout's code (hw.go)
 }
 
 func newEmitter(p *pkg) *emitter {
@@ -285,6 +286,11 @@ func (e *emitter) treeFile(msgpNA string, withProto bool, protoNA, fbNA string) 
 		}
 		if protoNA != "" {
 			opt += "ProtoNA: " + strconv.Quote(protoNA) + ",\n"
+		}
+		if na := handNA(m); na != "" {
+			opt += "HandNA: " + strconv.Quote(na) + ",\n"
+		} else {
+			opt += fmt.Sprintf("Hand: &model.Hand{Encode: hwEncode%d, Decode: hwDecode%d},\n", k, k)
 		}
 		if e.p.family != "" {
 			opt += "Family: " + strconv.Quote(e.p.family) + ",\n"

@@ -12,7 +12,7 @@ import (
 )
 
 // writePackage writes one dataset package from scratch: model.go, msgp's msgp_gen.go
-// (and bare.go for bare records), tree.go.
+// (and bare.go for bare records), hw.go, tree.go.
 func writePackage(dir string, p *pkg, tools string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
@@ -52,6 +52,9 @@ func writePackage(dir string, p *pkg, tools string) error {
 			os.Remove(filepath.Join(dir, "proto.go"))
 			protoNA = "protobuf: no generated code for this dataset's .proto: " + err.Error()
 		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "hw.go"), e.hwFile(), 0o644); err != nil {
+		return err
 	}
 	fbNA := writeFB(dir, e)
 	return os.WriteFile(filepath.Join(dir, "tree.go"), e.treeFile(na, p.proto != nil && protoNA == "", protoNA, fbNA), 0o644)
