@@ -116,16 +116,27 @@ struct SchemaGlue {
            lib + ".h names why a model has no glue)";
   }
 };
+// `why` (when not null): typegen's reason for a dataset whose schema the compiler refused.
 template <class T>
 struct NoSchemaGlue final : Codec<T> {
   SchemaGlue g;
-  explicit NoSchemaGlue(SchemaGlue s) : g(s) {}
+  const char* why;
+  NoSchemaGlue(SchemaGlue s, const char* w) : g(s), why(w) {}
+  std::string missing() const { return why ? std::string(g.format) + ": " + why : g.missing(); }
   std::string configure(const UserTypes& u) override {
     std::string na = u.schema_unavailable(g.kind, g.format);
-    return na.empty() ? g.missing() : na;
+    return na.empty() ? missing() : na;
   }
-  void encode(const T&, Bytes&) override { throw NotApplicable(g.missing()); }
-  size_t decode(const uint8_t*, size_t, T&) override { throw NotApplicable(g.missing()); }
+  void encode(const T&, Bytes&) override { throw NotApplicable(missing()); }
+  size_t decode(const uint8_t*, size_t, T&) override { throw NotApplicable(missing()); }
+};
+template <class G, class = void>
+struct glue_why {
+  static constexpr const char* value = nullptr;
+};
+template <class G>
+struct glue_why<G, std::void_t<decltype(G::why)>> {
+  static constexpr const char* value = G::why;
 };
 
 // Runs a generated-code row on user datasets: Impl for the models whose trait Glue<T> has
@@ -139,7 +150,7 @@ void schema_typed_user(SerializerEntry& e, SchemaGlue g) {
       if constexpr (Glue<T>::generated) {
         return std::make_unique<Adapter<Impl, T>>();
       } else {
-        return std::make_unique<NoSchemaGlue<T>>(g);
+        return std::make_unique<NoSchemaGlue<T>>(g, glue_why<Glue<T>>::value);
       }
     });
   };

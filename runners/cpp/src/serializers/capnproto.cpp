@@ -6,6 +6,7 @@
 //   capnproto       full decode into native structs (copying)
 //   capnproto-lazy  read every field in place through the readers, building nothing
 #include "../harness/serializer.h"
+#include "../harness/typed_user.h"
 #include "android_users.capnp.h"
 #include "capnp_io.h"
 #include "click_maps.capnp.h"
@@ -13,6 +14,7 @@
 #include "one_mb_dict.capnp.h"
 #include "pb_vs_msgpack.capnp.h"
 #include "serbench/glue_capnproto.h"
+#include "serbench/user_glue_capnproto.h"
 
 namespace sb {
 namespace {
@@ -189,9 +191,6 @@ struct CpOf<TestClassList> {
 };
 
 struct Full {
-  static constexpr const char* no_user_data =
-      "generated code needs the schema at build time: user datasets are timed by the "
-      "capnproto-dynamic row (capnp::SchemaParser + DynamicStruct)";
   static std::string reason(DatasetId id) {
     return std::string(
                "the conversion between the typed model and the capnp structs is "
@@ -199,6 +198,9 @@ struct Full {
                "built-ins whose types it maps; there is none for ") +
            dataset_name(id) + " (build/generated/serbench/glue_*.h names the reason)";
   }
+  // user datasets (typed model): the dataset's .capnp must be available (else the
+  // orchestrator's reason) and compiled with glue generated for the model
+  std::string configure(const UserTypes& u) { return u.schema_unavailable("capnp", "capnproto"); }
   std::vector<capnp::word> aligned;  // reused for unaligned frames
   // First segment reused across messages (Cap'n Proto's documented pattern: the builder
   // zeroes the used part again when it is destroyed); larger messages add segments.
@@ -254,22 +256,29 @@ std::string version() {
 }
 }  // namespace
 
+// On user datasets both rows run through the dataset's compiled .capnp (typegen's
+// user_glue_capnproto.h).
+const SchemaGlue kUserGlue{"capnp", "capnproto", "capnp compile", "capnproto"};
 SerializerEntry reg_capnproto() {
-  return make_entry<Full>(
-      {"capnproto",
-       "capnproto",
-       "Cap'n Proto (capnp C++)",
-       version(),
-       {"binary", "schema-required", "copying-decode", "generated", "validated"},
-       lib_footprint({"libcapnp-0", "libkj-0"})});
+  SerializerEntry e =
+      make_entry<Full>({"capnproto",
+                        "capnproto",
+                        "Cap'n Proto (capnp C++)",
+                        version(),
+                        {"binary", "schema-required", "copying-decode", "generated", "validated"},
+                        lib_footprint({"libcapnp-0", "libkj-0"})});
+  schema_typed_user<Full, glue::Capnproto>(e, kUserGlue);
+  return e;
 }
 SerializerEntry reg_capnproto_lazy() {
-  return make_entry<Lazy>(
+  SerializerEntry e = make_entry<Lazy>(
       {"capnproto-lazy",
        "capnproto",
        "Cap'n Proto (capnp C++)",
        version(),
        {"binary", "schema-required", "zero-copy-decode", "lazy-access", "generated", "validated"},
        lib_footprint({"libcapnp-0", "libkj-0"})});
+  schema_typed_user<Lazy, glue::Capnproto>(e, kUserGlue);
+  return e;
 }
 }  // namespace sb

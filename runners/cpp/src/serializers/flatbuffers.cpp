@@ -255,9 +255,6 @@ struct Full {
   }
 };
 struct Lazy : Full {
-  static constexpr const char* no_user_data =
-      "flatbuffers-lazy: its field-by-field access walk is written for the built-in datasets "
-      "only; a user dataset's flatc tables are read by the flatbuffers row (full decode)";
   template <class T>
   size_t access(const T*, const uint8_t* p, size_t n, uint64_t& sink) {
     if constexpr (glue::Flatbuffers<T>::generated)
@@ -274,6 +271,7 @@ std::string version() {
 }
 }  // namespace
 
+const SchemaGlue kUserGlue{"fbs", "flatbuffers", "flatc", "flatbuffers"};
 SerializerEntry reg_flatbuffers() {
   SerializerEntry e =
       make_entry<Full>({"flatbuffers",
@@ -282,16 +280,18 @@ SerializerEntry reg_flatbuffers() {
                         version(),
                         {"binary", "schema-required", "copying-decode", "generated", "validated"},
                         std::nullopt});
-  schema_typed_user<Full, glue::Flatbuffers>(e, {"fbs", "flatbuffers", "flatc", "flatbuffers"});
+  schema_typed_user<Full, glue::Flatbuffers>(e, kUserGlue);
   return e;
 }
 SerializerEntry reg_flatbuffers_lazy() {
-  return make_entry<Lazy>(
+  SerializerEntry e = make_entry<Lazy>(
       {"flatbuffers-lazy",
        "flatbuffers",
        "FlatBuffers (flatc C++)",
        version(),
        {"binary", "schema-required", "zero-copy-decode", "lazy-access", "generated", "validated"},
        std::nullopt});
+  schema_typed_user<Lazy, glue::Flatbuffers>(e, kUserGlue);  // every field read in place
+  return e;
 }
 }  // namespace sb

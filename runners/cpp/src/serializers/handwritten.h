@@ -89,8 +89,10 @@ void read(Reader& r, T& v) {
 }
 
 struct Impl {
+  // flatten: each field's append inlined (GCC keeps vector::insert out of line in a unit of
+  // many instantiations, a call per field)
   template <class T>
-  void encode(const T& v, Bytes& out) {
+  [[gnu::flatten]] void encode(const T& v, Bytes& out) {
     write(out, v);
   }
   template <class T>

@@ -2,13 +2,13 @@
 // (datasets/README.md, "Types"). CMake builds it first and runs it at build time:
 //
 //   serbench-typegen OUTDIR builtin=FAMILY=PATH... user=NAME=PATH... handwritten=FAMILY...
-//                   userpb=|userthrift=|userfbs=TYPES=INCLUDE=PACKAGE...
+//                   userpb=|userthrift=|userfbs=|usercapnp=TYPES=INCLUDE=PACKAGE...
 //
 // writes OUTDIR/model.h (the built-in datasets), OUTDIR/user_model.h (the user datasets),
 // OUTDIR/glue_{protobuf,flatbuffers,capnproto,thrift}.h: the schema glue of every built-in
 // family not named `handwritten=` (whose glue is in src/serializers/), and
-// OUTDIR/user_glue_{protobuf,thrift,flatbuffers}.h: the glue of the user datasets whose schema
-// CMake compiled (the user*= arguments).
+// OUTDIR/user_glue_{protobuf,thrift,flatbuffers,capnproto}.h: the glue of the user datasets whose
+// schema CMake compiled (the user*= arguments).
 //
 // Built-in families go into namespace sb (their names must not clash) with the DatasetId
 // table the harness dispatches on; each user dataset gets namespace sb::user_model::NAME
@@ -877,7 +877,8 @@ struct UserFbGlue final : UserGlue {
   bool optional_lists() const override { return true; }
   void declare(const std::string& r, const std::string& n, std::ostream& o) const override {
     o << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n
-      << "& v);\ninline void read(const m::" << r << "* p, " << n << "& v);\n";
+      << "& v);\ninline void read(const m::" << r << "* p, " << n
+      << "& v);\ninline uint64_t walk(const m::" << r << "* p);\n";
   }
 
   bool is_number(const std::string& t) const {  // written in place in the table
@@ -937,6 +938,17 @@ struct UserFbGlue final : UserGlue {
     if (is_number(t)) return o + x + "[i] = " + in(t, "l->Get(i)") + ";\n  }\n";
     return o + "{\n      " + read_one(t, "l->Get(i)", x + "[i]", where) + "\n    }\n  }\n";
   }
+  // Folds one value at pointer or value `q` into the lazy row's sum `s`, reading it in place.
+  std::string walk_one(const std::string& t, const std::string& q) const {
+    if (is_enum(t)) return "s += static_cast<uint64_t>(" + q + ");";
+    if (is_record(t)) return "if (const auto* x_ = " + q + ") s += walk(x_);";
+    return "s += ::sb::glue::touch(" + q + ");";  // numbers, strings, bytes
+  }
+  // Folds vector `get` (when present) into `s`.
+  std::string walk_list(const std::string& t, const std::string& get) const {
+    if (t == "null") return "  if (const auto* l = " + get + ") s += l->size();\n";
+    return "  if (const auto* l = " + get + ")\n    for (auto x : *l) " + walk_one(t, "x") + "\n";
+  }
   // The vector of a list<t> member (no vectors of vectors, of bytes or of enums here).
   std::string vector(const std::string& t, const std::string& mem) const {
     if (t == "null")
@@ -954,7 +966,7 @@ struct UserFbGlue final : UserGlue {
   }
   void record(const std::string& r, std::ostream& o) override {
     const std::string n = ns + "::" + ident(r);
-    std::ostringstream pre, add, rd;
+    std::ostringstream pre, add, rd, wk;
     size_t i = 0;
     for (const auto& f : types.at(r).at("record")) {
       const std::string raw = f.at(0).get<std::string>(), key = escaped(field_name(raw)),
@@ -968,6 +980,7 @@ struct UserFbGlue final : UserGlue {
         pre << "  auto " << a << " = " << vector(t, mem) << ";\n";
         add << "  t.add_" << key << "(" << a << ");\n";
         rd << "  " << mem << ".clear();\n" << read_list(t, get, mem, where);
+        wk << walk_list(t, get);
       } else if (t.rfind("map<string,", 0) == 0) {
         t = inner(t, 11);
         if (t == "null" || t == "bytes") throw Unsupported("a map of " + t);
@@ -991,6 +1004,8 @@ struct UserFbGlue final : UserGlue {
           rd << "x = " << in(t, "e->value()") << ";\n    }\n";
         else
           rd << read_one(t, "e->value()", "x", where) << "\n    }\n";
+        wk << "  if (const auto* l = " << get << ")\n    for (const auto* e : *l) {\n      s += "
+           << "::sb::glue::touch(e->key());\n      " << walk_one(t, "e->value()") << "\n    }\n";
       } else if (t.rfind("optional<", 0) == 0) {
         t = inner(t, 9);
         if (t == "null") {
@@ -1005,33 +1020,39 @@ struct UserFbGlue final : UserGlue {
           add << "  if (" << mem << ") t.add_" << key << "(" << a << ");\n";
           rd << "  if (" << get << ") {\n    auto& x = " << mem << ".emplace();\n"
              << read_list(t, get, "x", where) << "  } else {\n    " << mem << ".reset();\n  }\n";
+          wk << walk_list(t, get);
           continue;
         }
         if (is_number(t)) {
           add << "  if (" << mem << ") t.add_" << key << "(" << out(t, "(*" + mem + ")") << ");\n";
           rd << "  {\n    auto x = " << get << ";\n    if (x.has_value())\n      " << mem << " = "
              << in(t, "*x") << ";\n    else\n      " << mem << ".reset();\n  }\n";
+          wk << "  if (auto x = " << get << "; x.has_value()) " << walk_one(t, "*x") << "\n";
         } else {
           pre << "  decltype(" << offset(t, "*" + mem) << ") " << a << ";\n  if (" << mem << ") "
               << a << " = " << offset(t, "*" + mem) << ";\n";
           add << "  if (" << mem << ") t.add_" << key << "(" << a << ");\n";
           rd << "  if (" << get << ") {\n    " << read_one(t, get, mem + ".emplace()", where)
              << "\n  } else {\n    " << mem << ".reset();\n  }\n";
+          wk << "  " << walk_one(t, get) << "\n";
         }
       } else if (is_number(t)) {
         add << "  " << add_number(t, "t", key, out(t, mem)) << "\n";
         rd << "  " << mem << " = " << in(t, get) << ";\n";
+        wk << "  " << walk_one(t, get) << "\n";
       } else {
         pre << "  auto " << a << " = " << offset(t, mem) << ";\n";
         add << "  t.add_" << key << "(" << a << ");\n";
         rd << "  " << read_one(t, get, mem, where) << "\n";
+        wk << "  " << walk_one(t, get) << "\n";
       }
     }
     o << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n << "& v) {\n"
       << pre.str() << "  m::" << r << "::Builder t(b);\n"
       << add.str() << "  return t.Finish();\n}\ninline void read(const m::" << r << "* p, " << n
       << "& v) {\n"
-      << rd.str() << "}\n";
+      << rd.str() << "}\ninline uint64_t walk(const m::" << r << "* p) {\n  uint64_t s = 0;\n"
+      << wk.str() << "  return s;\n}\n";
   }
   void write(const std::string& message, const std::string& gns, std::ostream& body,
              std::ostream& tail) {
@@ -1041,7 +1062,210 @@ struct UserFbGlue final : UserGlue {
          << "true;\n  using type = " << gen << "::" << message
          << ";\n  static flatbuffers::Offset<type> build(flatbuffers::FlatBufferBuilder& b, const "
          << n << "& v) {\n    return " << gns << "::build(b, v);\n  }\n  static void read(const "
-         << "type* p, " << n << "& v) { " << gns << "::read(p, v); }\n};\n";
+         << "type* p, " << n << "& v) { " << gns << "::read(p, v); }\n  static uint64_t walk(const "
+         << "type* p) { return " << gns << "::walk(p); }\n};\n";
+  }
+};
+
+// The Cap'n Proto glue (src/serbench/userdata/schemas/capnp.py, `capnp compile -oc++`): a
+// struct per record (UpperCamel), fields in lowerCamel (a repeated name numbered) reached
+// through get/set/init accessors, Text, Data, enums by position, nested structs, lists,
+// maps as lists of key/value entry structs, optional<T> a union group `{null, value}`, null
+// Void (list<null> a List(Void) keeping the count).
+struct UserCapnpGlue final : UserGlue {
+  using UserGlue::UserGlue;
+  bool optional_lists() const override { return true; }
+
+  // The writer's field names of record r, in order (names.py, capnp_names).
+  std::vector<std::string> field_names(const std::string& r) const {
+    std::set<std::string> used;
+    std::vector<std::string> out;
+    for (const auto& f : types.at(r).at("record")) {
+      std::string name, word;
+      bool first = true;
+      auto flush = [&] {
+        if (word.empty()) return;
+        word[0] = static_cast<char>(first ? std::tolower(static_cast<unsigned char>(word[0]))
+                                          : std::toupper(static_cast<unsigned char>(word[0])));
+        name += word, word.clear(), first = false;
+      };
+      for (char c : f.at(0).get<std::string>()) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+          word += c;
+        else
+          flush();
+      }
+      flush();
+      if (name.empty()) name = "field";
+      if (!std::isalpha(static_cast<unsigned char>(name[0]))) name = "f" + name;
+      const std::string base = name;
+      for (int n = 2; !used.insert(name).second; ++n) name = base + std::to_string(n);
+      out.push_back(GlueFamily::upper_first(name));  // as the accessors spell it
+    }
+    return out;
+  }
+  std::string type(const std::string& t) const { return "m::" + GlueFamily::upper_first(t); }
+  void declare(const std::string& r, const std::string& n, std::ostream& o) const override {
+    const std::string c = type(r);
+    o << "inline void build(" << c << "::Builder p, const " << n << "& v);\ninline void read(" << c
+      << "::Reader p, " << n << "& v);\ninline uint64_t walk(" << c << "::Reader p);\n";
+  }
+  std::string out(const std::string& t, const std::string& x) const {
+    if (is_enum(t)) return "static_cast<" + type(t) + ">(" + x + ")";
+    if (t == "timestamp_ms") return x + ".time_since_epoch().count()";
+    return x;
+  }
+  std::string in(const std::string& t, const std::string& x) const {
+    if (is_enum(t)) return "static_cast<" + ns + "::" + ident(t) + ">(" + x + ")";
+    if (t == "timestamp_ms") return "::sb::Timestamp(std::chrono::milliseconds(" + x + "))";
+    return x;
+  }
+  // One value of type t from `x` into a slot: `set` + value + ")" sets it, `init` is the
+  // builder of a struct slot.
+  std::string build_one(const std::string& t, const std::string& set, const std::string& init,
+                        const std::string& x, const std::string& where) const {
+    if (t == "null") return "";
+    if (is_record(t)) return "build(" + init + ", " + x + ");";
+    if (t == "string") return set + "::sb::glue::capnp_text(" + x + ", \"" + where + "\"));";
+    if (t == "bytes") return set + "::sb::glue::capnp_data(" + x + "));";
+    return set + out(t, x) + ");";
+  }
+  std::string read_one(const std::string& t, const std::string& get, const std::string& x) const {
+    if (t == "null") return "";
+    if (is_record(t)) return "read(" + get + ", " + x + ");";
+    if (t == "string") return x + " = ::sb::glue::str(" + get + ");";
+    if (t == "bytes") return x + " = ::sb::glue::capnp_blob(" + get + ");";
+    return x + " = " + in(t, get) + ";";
+  }
+  std::string walk_one(const std::string& t, const std::string& get) const {
+    if (t == "null") return "";
+    if (is_record(t)) return "s += walk(" + get + ");";
+    if (is_enum(t)) return "s += static_cast<uint64_t>(" + get + ");";
+    return "s += ::sb::glue::touch(" + get + ");";  // numbers, Text, Data
+  }
+  // A list<t> from `x` into the list `init` makes (called with the count).
+  std::string build_list(const std::string& t, const std::function<std::string(std::string)>& init,
+                         const std::string& x, const std::string& where) const {
+    const std::string l = "auto l = " + init("static_cast<unsigned>(" + x + ".size())") + ";";
+    if (t == "null") return "    " + init("static_cast<unsigned>(" + x + ".size())") + ";\n";
+    return "    " + l + "\n    for (unsigned i = 0; i < l.size(); ++i) {\n      " +
+           build_one(t, "l.set(i, ", "l[i]", x + "[i]", where) + "\n    }\n";
+  }
+  std::string read_list(const std::string& t, const std::string& get, const std::string& x) const {
+    std::string o = "    auto l = " + get + ";\n    " + x + ".resize(l.size());\n";
+    if (t == "null") return o;
+    return o + "    for (unsigned i = 0; i < l.size(); ++i) {\n      " +
+           read_one(t, "l[i]", x + "[i]") + "\n    }\n";
+  }
+  std::string walk_list(const std::string& t, const std::string& get) const {
+    if (t == "null") return "    s += " + get + ".size();\n";
+    return "    for (auto x : " + get + ") {\n      " + walk_one(t, "x") + "\n    }\n";
+  }
+  // The C++ type capnp gives a scalar field's getter, for the check against the types.
+  std::string getter_type(const std::string& t) const {
+    static const std::map<std::string, std::string> c = {{"int32", "int32_t"},
+                                                         {"uint32", "uint32_t"},
+                                                         {"int64", "int64_t"},
+                                                         {"uint64", "uint64_t"},
+                                                         {"bool", "bool"},
+                                                         {"float32", "float"},
+                                                         {"float64", "double"},
+                                                         {"timestamp_ms", "int64_t"},
+                                                         {"string", "::capnp::Text::Reader"},
+                                                         {"bytes", "::capnp::Data::Reader"}};
+    if (is_enum(t)) return type(t);
+    auto it = c.find(t);
+    return it == c.end() ? "" : it->second;
+  }
+  std::ostringstream checks;  // mismatch(): a scalar field whose getter has another type
+  void record(const std::string& r, std::ostream& o) override {
+    const std::string n = ns + "::" + ident(r), c = type(r);
+    const std::vector<std::string> acc = field_names(r);
+    std::ostringstream b, rd, wk;
+    size_t i = 0;
+    for (const auto& f : types.at(r).at("record")) {
+      const std::string raw = f.at(0).get<std::string>(), mem = member(r, raw), a = acc[i++],
+                        where = r + "." + field_name(raw);
+      std::string t = strip(f.at(1).get<std::string>());
+      if (t == "null") continue;  // Void: nothing to write or read
+      const std::string get = "p.get" + a + "()";
+      if (t.rfind("list<", 0) == 0) {
+        t = inner(t, 5);
+        b << "  {\n"
+          << build_list(
+                 t, [&](const std::string& k) { return "p.init" + a + "(" + k + ")"; }, mem, where)
+          << "  }\n";
+        rd << "  {\n" << read_list(t, get, mem) << "  }\n";
+        wk << "  {\n" << walk_list(t, get) << "  }\n";
+      } else if (t.rfind("map<string,", 0) == 0) {
+        t = inner(t, 11);
+        if (t == "null") throw Unsupported("a map of nulls");
+        b << "  {\n    auto l = p.init" << a << "(static_cast<unsigned>(" << mem
+          << ".size()));\n    unsigned i = 0;\n    for (const auto& [k, x] : " << mem
+          << ") {\n      auto e = l[i++];\n      e.setKey(::sb::glue::capnp_text(k, \"" << where
+          << "\"));\n      " << build_one(t, "e.setValue(", "e.initValue()", "x", where)
+          << "\n    }\n  }\n";
+        rd << "  " << mem << ".clear();\n  for (auto e : " << get << ") {\n    auto& x = " << mem
+           << "[::sb::glue::str(e.getKey())];\n    " << read_one(t, "e.getValue()", "x")
+           << "\n  }\n";
+        wk << "  for (auto e : " << get << ") {\n    s += ::sb::glue::touch(e.getKey());\n    "
+           << walk_one(t, "e.getValue()") << "\n  }\n";
+      } else if (t.rfind("optional<", 0) == 0) {
+        t = inner(t, 9);
+        if (t == "null") {  // a union whose value is Void: null is all it holds
+          rd << "  " << mem << ".reset();\n";
+          continue;
+        }
+        rd << "  if (auto g = " << get << "; g.isValue()) {\n    auto& x = " << mem
+           << ".emplace();\n";
+        wk << "  if (auto g = " << get << "; g.isValue()) {\n";
+        b << "  if (" << mem << ") {\n    auto g = p.init" << a << "();\n";
+        if (t.rfind("list<", 0) == 0) {
+          t = inner(t, 5);
+          b << build_list(
+              t, [](const std::string& k) { return "g.initValue(" + k + ")"; }, "(*" + mem + ")",
+              where);
+          rd << read_list(t, "g.getValue()", "x");
+          wk << walk_list(t, "g.getValue()");
+        } else {
+          b << "    " << build_one(t, "g.setValue(", "g.initValue()", "*" + mem, where) << "\n";
+          rd << "    " << read_one(t, "g.getValue()", "x") << "\n";
+          wk << "    " << walk_one(t, "g.getValue()") << "\n";
+        }
+        b << "  }\n";
+        rd << "  } else {\n    " << mem << ".reset();\n  }\n";
+        wk << "  }\n";
+      } else {
+        b << "  " << build_one(t, "p.set" + a + "(", "p.init" + a + "()", mem, where) << "\n";
+        rd << "  " << read_one(t, get, mem) << "\n";
+        wk << "  " << walk_one(t, get) << "\n";
+        if (const std::string want = getter_type(t); !want.empty())
+          checks << "  if (!std::is_same_v<decltype(std::declval<" << c << "::Reader>().get" << a
+                 << "()), " << want << ">)\n    return \"capnproto: the compiled .capnp does not "
+                 << "match the types: " << where << " is not " << t << "\";\n";
+      }
+    }
+    o << "inline void build(" << c << "::Builder p, const " << n << "& v) {\n"
+      << b.str() << "}\ninline void read(" << c << "::Reader p, " << n << "& v) {\n"
+      << rd.str() << "}\ninline uint64_t walk(" << c << "::Reader p) {\n  uint64_t s = 0;\n"
+      << wk.str() << "  return s;\n}\n";
+  }
+  void write(const std::string& message, const std::string& gns, std::ostream& body,
+             std::ostream& tail) {
+    write_body(message, gns, body);
+    // the check, folded at compile time, in the same namespace
+    body << "namespace " << gns << " {\nnamespace m = " << gen
+         << ";\nconstexpr const char* mismatch() {\n"
+         << checks.str() << "  return nullptr;\n}\n}  // namespace " << gns << "\n";
+    const std::string n = ns + "::" + ident(message),
+                      c = gen + "::" + GlueFamily::upper_first(message);
+    tail << "template <>\nstruct Capnproto<" << n << "> {\n  static constexpr bool generated = "
+         << "true;\n  using type = " << c << ";\n  static void build(type::Builder p, const " << n
+         << "& v) {\n    if constexpr (" << gns << "::mismatch() != nullptr)\n      throw "
+         << "::sb::NotApplicable(" << gns << "::mismatch());\n    " << gns
+         << "::build(p, v);\n  }\n  static void read(type::Reader p, " << n << "& v) { " << gns
+         << "::read(p, v); }\n  static uint64_t walk(type::Reader p) { return " << gns
+         << "::walk(p); }\n};\n";
   }
 };
 
@@ -1079,6 +1303,8 @@ bool user_schema_arg(const std::string& arg, const std::string& prefix,
 // their glue and a note per dataset on why it has none.
 struct UserGlueHeader {
   std::map<std::string, std::pair<std::string, std::string>> compiled;  // types -> include, package
+  std::map<std::string, std::string> refused;  // types -> why the compiler refused the schema
+  std::string trait;                           // the trait the glue specialises
   std::ostringstream body, tail, notes;
   std::set<std::string> inc;
   std::vector<std::string> messages;
@@ -1088,6 +1314,15 @@ struct UserGlueHeader {
   void add(const std::string& types_path, const std::string& name, const Family& fam,
            const std::string& message, const ordered_json& schema, const User& u,
            const std::string& prefix) {
+    if (auto no = refused.find(types_path); no != refused.end()) {
+      const std::string why = "its schema did not compile: " + no->second;
+      notes << "// " << name << ": no glue (" << why << ")\n";
+      tail << "template <>\nstruct " << trait << "<" << u.type
+           << "> {\n  static constexpr bool generated = false;\n  static constexpr const char* why "
+              "= "
+           << quote(why) << ";\n};\n";
+      return;
+    }
     auto it = compiled.find(types_path);
     if (it == compiled.end()) return;
     std::string gen = "::" + it->second.second;  // package a.b -> namespace ::a::b
@@ -1111,7 +1346,7 @@ struct UserGlueHeader {
   // In a header of its own (only the library's file includes it): registering a dataset
   // recompiles that file and the dataset's generated code.
   std::string text(const std::string& lib, const std::string& trait,
-                   const std::string& builtin_header) const {
+                   const std::string& builtin_header, const std::string& helpers = "") const {
     std::ostringstream o;
     o << "// Generated by serbench-typegen (runners/cpp/tools/typegen) from the user datasets'\n"
          "// types files and the schemas the orchestrator wrote: do not edit. The "
@@ -1122,7 +1357,7 @@ struct UserGlueHeader {
       << builtin_header << "\"\n#include \"user_model.h\"\n";
     for (const auto& h : inc) o << "#include \"" << h << "\"\n";
     o << "\nnamespace sb {\nnamespace glue {\n"
-      << body.str() << tail.str()
+      << helpers << body.str() << tail.str()
       << "// the glued user message types (one reusable message each)\nusing User" << trait
       << "Types = std::tuple<";
     for (size_t i = 0; i < messages.size(); ++i) o << (i ? ", " : "") << messages[i];
@@ -1147,13 +1382,25 @@ int main(int argc, char** argv) {
   // userpb= / userthrift= / userfbs=TYPES=INCLUDE=PACKAGE: the .proto / .thrift / .fbs of the
   // user dataset whose types file is TYPES (the path of its user= argument), compiled into
   // INCLUDE (its .pb.h / _types.h / _generated.h), declares PACKAGE
-  UserGlueHeader userpb, userth, userfb;
+  UserGlueHeader userpb, userth, userfb, usercp;
+  usercp.trait = "Capnproto";
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("handwritten=", 0) == 0) handwritten.insert(arg.substr(12));
+    // usercapnperror=TYPES=MESSAGE: CMake found the dataset's .capnp refused by capnp
+    if (arg.rfind("usercapnperror=", 0) == 0) {
+      const size_t a = arg.find('=', 15);
+      if (a == std::string::npos) {
+        std::cerr << "serbench-typegen: bad argument " << arg << "\n";
+        return 2;
+      }
+      usercp.refused[arg.substr(15, a - 15)] = arg.substr(a + 1);
+      continue;
+    }
     if (!user_schema_arg(arg, "userpb=", userpb.compiled) ||
         !user_schema_arg(arg, "userthrift=", userth.compiled) ||
-        !user_schema_arg(arg, "userfbs=", userfb.compiled)) {
+        !user_schema_arg(arg, "userfbs=", userfb.compiled) ||
+        !user_schema_arg(arg, "usercapnp=", usercp.compiled)) {
       std::cerr << "serbench-typegen: bad argument " << arg << "\n";
       return 2;
     }
@@ -1162,7 +1409,8 @@ int main(int argc, char** argv) {
     for (int i = 2; i < argc; ++i) {
       std::string arg = argv[i];
       if (arg.rfind("handwritten=", 0) == 0 || arg.rfind("userpb=", 0) == 0 ||
-          arg.rfind("userthrift=", 0) == 0 || arg.rfind("userfbs=", 0) == 0)
+          arg.rfind("userthrift=", 0) == 0 || arg.rfind("userfbs=", 0) == 0 ||
+          arg.rfind("usercapnp=", 0) == 0 || arg.rfind("usercapnperror=", 0) == 0)
         continue;
       size_t a = arg.find('='), b = arg.find('=', a + 1);
       if (a == std::string::npos || b == std::string::npos)
@@ -1240,6 +1488,7 @@ int main(int argc, char** argv) {
           userpb.add<UserPbGlue>(path, name, fam, message, schema, u, "protobuf_user_");
           userth.add<UserThriftGlue>(path, name, fam, message, schema, u, "thrift_user_");
           userfb.add<UserFbGlue>(path, name, fam, message, schema, u, "flatbuffers_user_");
+          usercp.add<UserCapnpGlue>(path, name, fam, message, schema, u, "capnproto_user_");
         }
         users.push_back(u);
       } else {
@@ -1339,13 +1588,32 @@ int main(int argc, char** argv) {
       "}\n"
       "inline uint64_t touch(capnp::Text::Reader t) {\n"
       "  return t.size() + (t.size() ? static_cast<uint8_t>(t.cStr()[0]) : 0);\n}\n";
+  // what only the user datasets' glue reads: bytes, and Text that refuses a NUL (as the
+  // capnproto-dynamic row does: Cap'n Proto Text cannot hold one)
+  const std::string fb_user =
+      "inline uint64_t touch(const flatbuffers::Vector<uint8_t>* v) {\n"
+      "  return v && v->size() ? v->size() + v->Get(0) : 0;\n}\n";
+  const std::string cp_user =
+      "inline capnp::Text::Reader capnp_text(const std::string& s, const char* where) {\n"
+      "  if (std::memchr(s.data(), 0, s.size()))\n"
+      "    throw ::sb::NotApplicable(std::string(\"capnproto: a string with NUL (Text cannot "
+      "hold it) at \") + where);\n"
+      "  return capnp::Text::Reader(s.data(), s.size());\n}\n"
+      "inline capnp::Data::Reader capnp_data(const ::sb::Blob& b) {\n"
+      "  return capnp::Data::Reader(b.data(), b.size());\n}\n"
+      "inline ::sb::Blob capnp_blob(capnp::Data::Reader d) { return ::sb::Blob(d.begin(), "
+      "d.end()); }\n"
+      "inline uint64_t touch(capnp::Data::Reader d) { return d.size() ? d.size() + d[0] : 0; }\n";
   return write_if_changed(dir + "/user_glue_protobuf.h",
                           userpb.text("protobuf", "Protobuf", "glue_protobuf.h")) &&
                  write_if_changed(dir + "/user_glue_thrift.h",
                                   userth.text("thrift", "Thrift", "glue_thrift.h")) &&
                  write_if_changed(
                      dir + "/user_glue_flatbuffers.h",
-                     userfb.text("flatbuffers", "Flatbuffers", "glue_flatbuffers.h")) &&
+                     userfb.text("flatbuffers", "Flatbuffers", "glue_flatbuffers.h", fb_user)) &&
+                 write_if_changed(
+                     dir + "/user_glue_capnproto.h",
+                     usercp.text("capnproto", "Capnproto", "glue_capnproto.h", cp_user)) &&
                  write_if_changed(dir + "/model.h", o.str()) &&
                  write_if_changed(dir + "/user_model.h", u.str()) &&
                  write_if_changed(dir + "/glue_protobuf.h",
