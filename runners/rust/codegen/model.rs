@@ -16,6 +16,8 @@ use std::{env, fs};
 
 use serde_json::Value as J;
 
+#[path = "fbs.rs"]
+pub mod fbs;
 #[path = "sha256.rs"]
 mod sha256;
 
@@ -76,6 +78,9 @@ struct Family {
     idents: BTreeMap<String, String>,
     /// (dataset name, message type)
     datasets: Vec<(String, T)>,
+    /// A user dataset's FlatBuffers code (the `include!` path of flatc's output and the
+    /// names the glue uses), or why its FlatBuffers rows cannot run.
+    fbs: Option<Result<(String, fbs::FbNames), String>>,
 }
 
 fn parse(expr: &str, defs: &serde_json::Map<String, J>) -> Result<T, String> {
@@ -240,6 +245,7 @@ fn load_family(
         defs,
         idents,
         datasets,
+        fbs: None,
     })
 }
 
@@ -338,8 +344,9 @@ impl Family {
     /// Whether the type holds a string (its borrowed mirror then borrows).
     fn borrows(&self, t: &T) -> bool {
         match t {
-            T::Str => true,
-            T::List(x) | T::Map(x) | T::Opt(x) => self.borrows(x),
+            // A map's keys are strings: its mirror borrows them whatever its values.
+            T::Str | T::Map(_) => true,
+            T::List(x) | T::Opt(x) => self.borrows(x),
             T::Named(n) => match &self.defs[n] {
                 Def::Record(f) => f.iter().any(|(_, t)| self.borrows(t)),
                 Def::Enum(_) => false,
@@ -391,17 +398,31 @@ impl Family {
         }
         if self.generated_glue() {
             self.emit_message_glue(out);
+            self.emit_fbs(out, &fbs::builtin_names(self));
+        }
+        if let Some(Ok((include, names))) = &self.fbs {
+            writeln!(
+                out,
+                "#[allow(clippy::all, clippy::pedantic, dead_code, unused_imports, non_snake_case, non_camel_case_types)]\npub mod fbs_gen {{\n    include!(concat!(env!(\"OUT_DIR\"), {include:?}));\n}}"
+            )
+            .unwrap();
+            self.emit_fbs(out, names);
         }
         out.push_str("}\n");
     }
 
-    fn emit_record(&self, out: &mut String, name: &str, fields: &[(String, T)]) {
-        let id = &self.idents[name];
+    /// The Rust names of a record's fields, in order.
+    fn rust_fields(&self, fields: &[(String, T)]) -> Vec<String> {
         let mut taken = BTreeSet::new();
-        let names: Vec<String> = fields
+        fields
             .iter()
             .map(|(k, _)| fresh(snake(k), &mut taken))
-            .collect();
+            .collect()
+    }
+
+    fn emit_record(&self, out: &mut String, name: &str, fields: &[(String, T)]) {
+        let id = &self.idents[name];
+        let names = self.rust_fields(fields);
         let derives = self.derives();
         let sep = if derives.is_empty() { "" } else { ", " };
         writeln!(
@@ -732,19 +753,22 @@ fn emit_datasets(families: &[Family], out: &mut String) {
 
     // every_dataset!(class, format, make): a cell of `make` on the dataset, or why the
     // class of library cannot carry its types.
-    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) or `builtin` (libraries whose typed code covers the\n/// built-in datasets, by hand or generated, only).\nmacro_rules! every_dataset {\n");
-    for class in ["serde", "fixed", "borsh", "builtin"] {
+    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) `builtin` (libraries whose typed code covers the\n/// built-in datasets, by hand or generated, only) or `fbs` (FlatBuffers: the built-ins' glue and each\n/// user dataset's, over the code flatc writes from its .fbs).\nmacro_rules! every_dataset {\n");
+    for class in ["serde", "fixed", "borsh", "builtin", "fbs"] {
         writeln!(
             out,
             "    ({class}, $format:expr, $make:expr) => {{\n        |ds: $crate::model::Ds| -> $crate::types::Res<Box<dyn $crate::cell::CellOps>> {{\n            #[allow(unused_imports)]\n            use $crate::cell::cell;\n            match ds {{"
         )
         .unwrap();
         for d in &all {
-            let why: Option<String> = if class == "builtin" && !d.fam.builtin {
+            let why: Option<String> = if let (Some(Err(e)), "fbs") = (&d.fam.fbs, class) {
+                Some(e.clone())
+            } else if class == "builtin" && !d.fam.builtin {
                 Some("its typed code covers the built-in datasets only".into())
-            } else if let Some(gap) = (class == "builtin" && !d.fam.glued)
-                .then(|| d.fam.glue_gap())
-                .flatten()
+            } else if let Some(gap) =
+                (d.fam.builtin && ["builtin", "fbs"].contains(&class) && !d.fam.glued)
+                    .then(|| d.fam.glue_gap())
+                    .flatten()
             {
                 Some(format!(
                     "the schema code the runner generates from types.json does not cover {gap}"
@@ -828,7 +852,16 @@ pub fn generate(root: &Path, out_dir: &Path) {
             // A user dataset whose types the model cannot express is left to the dynamic
             // rows (its typed rows then answer "not built"), never a failed build.
             match load_family(format!("user_{}", snake(&name)), false, &types, &name) {
-                Ok(f) => families.push(f),
+                Ok(mut f) => {
+                    f.fbs = Some(fbs::user_names(
+                        &f,
+                        &dir,
+                        &meta,
+                        &root.join(fbs::FLATC),
+                        out_dir,
+                    ));
+                    families.push(f)
+                }
                 Err(e) => println!("cargo:warning=user dataset {name}: no typed model: {e}"),
             }
         }
@@ -868,19 +901,17 @@ fn capnp_field(k: &str) -> String {
 }
 
 /// The schema-library glue of a built-in without hand-written code (`generated_glue`):
-/// per record, the conversions between the native struct and prost's message, FlatBuffers'
-/// table and Cap'n Proto's struct, and the in-place reads of the access rows, as the
-/// hand-written glue of the seeds does it.
+/// per record, the conversions between the native struct and prost's message and Cap'n
+/// Proto's struct, and the in-place reads of the access rows, as the hand-written glue of
+/// the seeds does it (FlatBuffers': fbs.rs).
 impl Family {
     fn emit_glue(&self, out: &mut String, name: &str, fields: &[(String, T)], names: &[String]) {
         let id = &self.idents[name];
         let m = &self.module;
         let ty_name = camel(name);
         let pb = format!("crate::generated::pb::{m}::{ty_name}");
-        let fb = format!("crate::generated::fb::{m}::{ty_name}");
         let cp = format!("crate::capnp_gen::{m}_capnp::{}", snake(&ty_name));
         let proto = "crate::serializers::prost_rs::Proto";
-        let fbs = "crate::serializers::flatbuffers_rs";
         let capnp = "crate::serializers::capnp_rs";
         // The Rust type of a record field or of a list's records.
         let inner = |t: &T| match t {
@@ -914,49 +945,6 @@ impl Family {
         writeln!(
             out,
             "impl {proto} for {id} {{\n    type Msg = {pb};\n    fn to_msg(&self) -> Self::Msg {{\n        {pb} {{{to} }}\n    }}\n    fn from_msg(m: Self::Msg) -> crate::types::Res<Self> {{\n        Ok(Self {{{from} }})\n    }}\n}}"
-        )
-        .unwrap();
-
-        // FlatBuffers: children (strings, tables, vectors) are built before the table.
-        let (mut pre, mut args, mut read, mut touch) =
-            (String::new(), String::new(), String::new(), String::new());
-        for ((k, t), f) in fields.iter().zip(names) {
-            let a = sanitize(k);
-            let it = inner(t);
-            let child = match t {
-                T::Str => Some(format!("fbb.create_string(&self.{f})")),
-                T::Named(_) => Some(format!("<{it} as {fbs}::Fbs>::build(&self.{f}, fbb)")),
-                T::List(_) => Some(format!(
-                    "{{\n            let v: Vec<_> = self.{f}.iter().map(|x| <{it} as {fbs}::Fbs>::build(x, fbb)).collect();\n            fbb.create_vector(&v)\n        }}"
-                )),
-                _ => None,
-            };
-            match child {
-                Some(c) => {
-                    writeln!(pre, "        let _{f} = {c};").unwrap();
-                    write!(args, " {a}: Some(_{f}),").unwrap();
-                }
-                None => write!(args, " {a}: self.{f},").unwrap(),
-            }
-            let (r, h) = match t {
-                T::Str => (format!("{fbs}::s(t.{a}())"), format!("{fbs}::ts(t.{a}())")),
-                T::Named(_) => (
-                    format!("<{it} as {fbs}::Fbs>::read(t.{a}().ok_or(\"flatbuffers: no {k}\")?)?"),
-                    format!("t.{a}().map_or(0, <{it} as {fbs}::Fbs>::touch)"),
-                ),
-                T::List(_) => (
-                    format!("{fbs}::list(t.{a}(), <{it} as {fbs}::Fbs>::read)?"),
-                    format!("{fbs}::touch_list(t.{a}(), <{it} as {fbs}::Fbs>::touch)"),
-                ),
-                t if float(t) => (format!("t.{a}()"), format!("t.{a}().to_bits() as u64")),
-                _ => (format!("t.{a}()"), format!("t.{a}() as u64")),
-            };
-            write!(read, " {f}: {r},").unwrap();
-            write!(touch, "\n            .wrapping_add({h})").unwrap();
-        }
-        writeln!(
-            out,
-            "impl {fbs}::Fbs for {id} {{\n    type Table<'a> = {fb}<'a>;\n    fn build<'b>(&self, fbb: &mut ::flatbuffers::FlatBufferBuilder<'b>) -> ::flatbuffers::WIPOffset<Self::Table<'b>> {{\n{pre}        {fb}::create(fbb, &{fb}Args {{{args} }})\n    }}\n    fn read(t: Self::Table<'_>) -> crate::types::Res<Self> {{\n        Ok(Self {{{read} }})\n    }}\n    fn touch(t: Self::Table<'_>) -> u64 {{\n        0u64{touch}\n    }}\n}}"
         )
         .unwrap();
 

@@ -24,8 +24,6 @@ pub struct Entry {
 
 pub const TYPED_ROW: &str = "a typed row: user datasets run through their generated model";
 
-pub const NO_USER_SCHEMA: &str = "flatbuffers: the Rust runner does not compile a user \
-     dataset's .fbs (built-in datasets only); cpp/flatbuffers and java/flatbuffers run on it";
 pub const CAPNP_NO_RUNTIME_SCHEMA: &str = "capnproto: the Rust capnp crate cannot load a schema at \
      run time (its reflection API needs schemas compiled into the program, capnproto-rust issue \
      #543), so it cannot read the user dataset's .capnp; use cpp/capnproto-dynamic (capnp \

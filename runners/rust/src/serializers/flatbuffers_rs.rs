@@ -26,9 +26,16 @@ pub fn s(o: Option<&str>) -> String {
     o.unwrap_or_default().to_owned()
 }
 pub fn ts(o: Option<&str>) -> u64 {
-    o.map_or(0, |x| {
-        x.len() as u64 + x.as_bytes().first().copied().unwrap_or(0) as u64
-    })
+    o.map_or(0, |x| tb(x.as_bytes()))
+}
+/// Whether a float is -0.0: the builder leaves out a field equal to its default 0.0, so a
+/// user dataset's table with one is built with defaults forced (as the C++ and Java glue).
+pub fn neg_zero(x: f64) -> bool {
+    x == 0.0 && x.is_sign_negative()
+}
+/// A byte vector's in-place read: its length and first byte.
+pub fn tb(b: &[u8]) -> u64 {
+    b.len() as u64 + b.first().copied().unwrap_or(0) as u64
 }
 pub fn list<'a, T: Follow<'a>, R>(
     v: Option<Vector<'a, ForwardsUOffset<T>>>,
@@ -433,9 +440,9 @@ pub fn entries() -> Vec<Entry> {
                 "copying-decode",
                 "validated",
             ],
-            typed: false,
-            user: Err(crate::registry::NO_USER_SCHEMA),
-            make: every_dataset!(builtin, "flatbuffers", Flatbuffers::new(Mode::Full)),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(fbs, "flatbuffers", Flatbuffers::new(Mode::Full)),
         },
         Entry {
             name: "flatbuffers-access",
@@ -449,13 +456,9 @@ pub fn entries() -> Vec<Entry> {
                 "lazy-access",
                 "validated",
             ],
-            typed: false,
-            user: Err(crate::registry::NO_USER_SCHEMA),
-            make: every_dataset!(
-                builtin,
-                "flatbuffers-access",
-                Flatbuffers::new(Mode::Access)
-            ),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
+            make: every_dataset!(fbs, "flatbuffers-access", Flatbuffers::new(Mode::Access)),
         },
         Entry {
             name: "flatbuffers-access-unvalidated",
@@ -470,10 +473,10 @@ pub fn entries() -> Vec<Entry> {
                 "unvalidated",
                 "unsafe-untrusted-input",
             ],
-            typed: false,
-            user: Err(crate::registry::NO_USER_SCHEMA),
+            typed: true,
+            user: Err(crate::registry::TYPED_ROW),
             make: every_dataset!(
-                builtin,
+                fbs,
                 "flatbuffers-access-unvalidated",
                 Flatbuffers::new(Mode::AccessUnvalidated)
             ),
