@@ -160,6 +160,30 @@ def test_a_t_value_made_normal_keeps_its_p_to_the_far_tail() -> None:
     assert compare._z(cell(np.exp(40.0), 1.0, 1e4)) == float("inf")
 
 
+def test_the_nulls_tails_are_fitted_to_the_cells() -> None:
+    """fit_tails finds heavy tails where |z| has them, about the normal where it does not
+    and the normal (inf) where too few cells say; a cell far out is then read on the heavier tail: a
+    larger p, a wider interval, the same verdict rule."""
+    rng = np.random.default_rng(7)
+    heavy = compare.fit_tails(list(np.abs(rng.standard_t(6, 3000))))
+    assert 4 < heavy < 9
+    assert compare.fit_tails(list(np.abs(rng.standard_normal(3000)))) > 50  # about normal
+    assert compare.fit_tails(list(np.abs(rng.standard_t(3, 100)))) == float("inf")
+
+    def cell() -> compare.CellComparison:
+        return compare.CellComparison(
+            "d", "r/s", "encode", None, None, "", ratio=np.exp(0.2), sigma=0.05, df=float("inf")
+        )
+
+    normal, tails = cell(), cell()
+    compare._decide(normal, 1.0)
+    compare._decide(tails, 1.0, heavy)
+    assert normal.p == pytest.approx(2 * 3.167e-5, rel=1e-3)  # z = 4
+    assert tails.p > 20 * normal.p
+    assert tails.low < normal.low and tails.high > normal.high  # type: ignore[operator]
+    assert normal.verdict == tails.verdict == "slower"
+
+
 def test_the_gate_decides_once_over_all_cells() -> None:
     """A cell 'slower' at 95% on its own is no regression when its q-value (adjusted for
     all tested cells) is above ALPHA."""

@@ -55,10 +55,15 @@ def summary(c: Comparison) -> str:
         if factors
         else f"x{c.inflation:.2f}"
     )
+    tails = (
+        "tails normal"
+        if c.tail_df == float("inf")
+        else f"tails of a t with {c.tail_df:.0f} df (fitted to the cells)"
+    )
     return (
         f"A = {c.a_label}, B = {c.b_label}: {len(c.cells)} cell operations: {counts}. "
         f"Intervals widened {widened} (runs' disagreement), run floor "
-        f"±{100 * c.floor:.1f}%; q: p adjusted for all tested cells (the gate's); "
+        f"±{100 * c.floor:.1f}%, {tails}; q: p adjusted for all tested cells (the gate's); "
         "method in docs/method.md"
     )
 
@@ -118,6 +123,7 @@ def as_json(c: Comparison) -> str:
             "b": c.b_label,
             "inflation": c.inflation,
             "floor": c.floor,
+            "tail_df": None if c.tail_df == float("inf") else c.tail_df,
             "counts": c.counts(),
             "cells": [one(x) for x in c.cells],
         },
