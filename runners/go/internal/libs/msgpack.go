@@ -12,7 +12,7 @@ import (
 
 // msgpack: vmihailenco/msgpack v5 by reflection on the typed model, in the seed's
 // positional layout (records as arrays, enum as ordinal, a record of one field as its
-// bare value, like S2's Test3: S1 is 383 bytes).
+// bare value, like S2's string message: S1 is 383 bytes).
 var vmsgpack = &harness.Serializer{
 	Name: "msgpack", Format: "msgpack", Library: "github.com/vmihailenco/msgpack/v5", Module: "github.com/vmihailenco/msgpack/v5",
 	Labels:         []string{"binary", "schemaless", "reflective", "positional", "copying-decode", "enum-as-ordinal", "timestamp-native"},

@@ -40,6 +40,11 @@ type Typed struct {
 	// FlatBuffersNA says why (tools/typegen/fb.go).
 	FlatBuffers   *FlatBuffers
 	FlatBuffersNA string
+	// Avro is the typed model's mirror for hamba/avro where the .avsc holds what hamba does
+	// not bind to the model's own types (tools/typegen/avro.go); nil: hamba binds the model,
+	// or AvroNA says why the avro row cannot carry the dataset.
+	Avro   *Avro
+	AvroNA string
 	// Hand writes and reads the handwritten layout (package hw, code from
 	// tools/typegen/hw.go); nil when HandNA says why the layout cannot carry the message.
 	Hand   *Hand
@@ -50,6 +55,13 @@ type Typed struct {
 type Hand struct {
 	Encode func(b []byte, msg any) []byte // appends the encoding of msg
 	Decode func(src []byte) (any, error)  // a new message; an error for truncated input or trailing bytes
+}
+
+// Avro converts a message to and from the generated structs hamba/avro binds to the .avsc.
+type Avro struct {
+	New  func() any        // a pointer to a zero mirror, for the decoder to fill
+	To   func(msg any) any // the value hamba/avro writes
+	From func(v any) any   // New's value, filled, as a message
 }
 
 // FlatBuffers builds and reads a message through flatc's generated Go code.

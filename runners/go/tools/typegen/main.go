@@ -5,8 +5,9 @@
 // the libraries read, msgp's methods (by running the pinned msgp tool on them), the
 // conversions from and to the generic value tree, the conversions to and from the
 // protoc-gen-go messages of its .proto (a user dataset's compiled here, into pb/), the glue
-// to flatc's Go code of its .fbs (fb.go; a user dataset's .fbs compiled here, into fb/), and
-// the registration with its types file's sha256. A package whose inputs and generator are
+// to flatc's Go code of its .fbs (fb.go; the .fbs compiled here, into fb/), hamba/avro's
+// mirror structs where the .avsc differs from the model (avro.go), and the registration
+// with its types file's sha256. A package whose inputs and generator are
 // unchanged is skipped.
 package main
 

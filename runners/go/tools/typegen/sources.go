@@ -140,7 +140,7 @@ func (s source) load() (*pkg, error) {
 		p.stamp = hex.EncodeToString(sum[:])
 	}
 	if s.fbs != "" { // so is a changed .fbs
-		fbs, sum, err := readFBSchema(s.fbs, s.user)
+		fbs, sum, err := readFBSchema(s.fbs)
 		if err != nil {
 			return nil, err
 		}
@@ -154,6 +154,9 @@ func (s source) load() (*pkg, error) {
 		if err := p.proto.hints(doc["schema"], s.name); err != nil {
 			return nil, err
 		}
+	}
+	if p.avro, err = readAvroHints(doc["schema"]); err != nil {
+		return nil, err
 	}
 	messages := map[string]string{}
 	var one string

@@ -12,7 +12,7 @@ import (
 )
 
 // writePackage writes one dataset package from scratch: model.go, msgp's msgp_gen.go
-// (and bare.go for bare records), hw.go, tree.go.
+// (and bare.go for bare records), hw.go, fb.go, avro.go, tree.go.
 func writePackage(dir string, p *pkg, tools string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
@@ -57,10 +57,16 @@ func writePackage(dir string, p *pkg, tools string) error {
 		return err
 	}
 	fbNA := writeFB(dir, e)
-	return os.WriteFile(filepath.Join(dir, "tree.go"), e.treeFile(na, p.proto != nil && protoNA == "", protoNA, fbNA), 0o644)
+	avro, avroNA := e.avroFile()
+	if avro != nil {
+		if err := os.WriteFile(filepath.Join(dir, "avro.go"), avro, 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "tree.go"), e.treeFile(na, p.proto != nil && protoNA == "", protoNA, fbNA, avroNA), 0o644)
 }
 
-// writeFB writes fb.go (after flatc, for a user dataset's .fbs) and compiles the package;
+// writeFB writes fb.go (after flatc compiled the dataset's .fbs) and compiles the package;
 // "" or why the dataset has no glue, so a schema flatc or Go cannot compile costs only the
 // dataset's flatbuffers rows.
 func writeFB(dir string, e *emitter) string {
@@ -68,10 +74,7 @@ func writeFB(dir string, e *emitter) string {
 	if na != "" {
 		return na
 	}
-	var err error
-	if e.p.fbs.user {
-		err = e.p.fbs.flatcUser(dir, e.p.path)
-	}
+	err := e.p.fbs.flatc(dir, e.p.path)
 	path := filepath.Join(dir, "fb.go")
 	if err == nil {
 		err = os.WriteFile(path, src, 0o644)
