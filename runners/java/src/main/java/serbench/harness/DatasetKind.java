@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import serbench.model.BuiltinModels;
 
 /**
@@ -81,6 +82,20 @@ public final class DatasetKind {
     return m;
   }
 
+  /**
+   * The glue {@code TypeGen --glue} generated between this dataset's model and {@code library}'s
+   * classes ("Protobuf", "Thrift"), or null when the build has none (TypeGen said why).
+   */
+  public <T> T glue(Class<T> type, String library) throws ReflectiveOperationException {
+    Class<?> c;
+    try {
+      c = Class.forName(BuiltinModels.GLUE.get(id) + library);
+    } catch (ClassNotFoundException e) {
+      return null;
+    }
+    return type.cast(c.getConstructor().newInstance());
+  }
+
   /** The family's folder under datasets/ (and under the generated schemas). */
   public String family() {
     return BuiltinModels.FAMILIES.get(id);
@@ -102,11 +117,16 @@ public final class DatasetKind {
    * message's own.
    */
   public static List<Class<?>> modelClasses(boolean seeds) {
+    return modelClasses(k -> (k.seed != Seed.OTHER) == seeds);
+  }
+
+  /** {@link #modelClasses(boolean)} of the datasets {@code which} keeps, in the same order. */
+  public static List<Class<?>> modelClasses(Predicate<DatasetKind> which) {
     Set<Class<?>> out = new LinkedHashSet<>();
     List<DatasetKind> kinds = new ArrayList<>(ALL.values());
     kinds.sort(Comparator.comparing(k -> k.seed)); // stable: OTHER last, by id
     for (DatasetKind k : kinds) {
-      if ((k.seed != Seed.OTHER) == seeds) {
+      if (which.test(k)) {
         TypedModel m = k.model();
         Map<String, Class<?>> byName = new HashMap<>();
         for (Class<?> c : m.classes()) {

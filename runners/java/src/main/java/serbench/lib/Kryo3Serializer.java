@@ -1,7 +1,9 @@
 package serbench.lib;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
@@ -10,15 +12,6 @@ import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
-import serbench.model.Click;
-import serbench.model.ClickMap;
-import serbench.model.Gender;
-import serbench.model.SampleData;
-import serbench.model.Test1;
-import serbench.model.Test2;
-import serbench.model.Test3;
-import serbench.model.Test4;
-import serbench.model.Viewport;
 import serbench.seeds.SeedVersions;
 import serbench.seeds.kryo303.com.esotericsoftware.kryo.Kryo;
 import serbench.seeds.kryo303.com.esotericsoftware.kryo.io.Input;
@@ -68,30 +61,50 @@ public final class Kryo3Serializer extends Serializer {
     return new Kryo3Serializer("kryo-deflate", REGISTERED, true, true);
   }
 
-  /** The model's classes, in a fixed order (registration ids follow it). */
-  private static final Class<?>[] CLASSES = {
-    ArrayList.class,
-    HashMap.class,
-    Gender.class,
-    SampleData.class,
-    Test1.class,
-    Test2.class,
-    Test3.class,
-    Test4.class,
-    Viewport.class,
-    Click.class,
-    ClickMap.class,
+  /**
+   * The seeds' model classes in the order of today's kryo rows ({@link DatasetKind#modelClasses}),
+   * less the families holding an Instant, which Kryo 3.0.3 cannot carry (S5's), then the JDK
+   * classes: the seeds keep the ids and bytes they had. A dataset's own model classes are
+   * registered after these.
+   */
+  private static final List<Class<?>> CLASSES = new ArrayList<>();
+
+  static {
+    CLASSES.addAll(List.of(ArrayList.class, HashMap.class));
+    CLASSES.addAll(
+        DatasetKind.modelClasses(k -> k.seed != DatasetKind.Seed.OTHER && !hasInstant(k)));
     // the generated models' maps keep the file's order
-    java.util.LinkedHashMap.class
-  };
+    CLASSES.addAll(List.of(LinkedHashMap.class, byte[].class, BigInteger.class));
+  }
+
+  private static boolean hasInstant(DatasetKind kind) {
+    return instantField(kind.model().classes()) != null;
+  }
+
+  /** The first field ("Class.field") of {@code classes} holding an Instant, or null. */
+  private static String instantField(List<Class<?>> classes) {
+    for (Class<?> c : classes) {
+      for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+        if (f.getGenericType().getTypeName().contains("java.time.Instant")) {
+          return c.getSimpleName() + "." + f.getName();
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String instantReason(List<Class<?>> classes) {
+    String f = instantField(classes);
+    return f == null
+        ? null
+        : "Kryo 3.0.3 has no serializer for java.time.Instant ("
+            + f
+            + "), and its FieldSerializer cannot be created for it on this JDK";
+  }
 
   @Override
   public String notApplicable(DatasetKind kind) {
-    if (kind.seed == DatasetKind.Seed.LOG_RECORDS) {
-      return "Kryo 3.0.3 has no serializer for java.time.Instant (S5's MyProperty3), and its"
-          + " FieldSerializer cannot be created for it on this JDK";
-    }
-    return null;
+    return instantReason(kind.model().classes());
   }
 
   @Override
@@ -108,37 +121,26 @@ public final class Kryo3Serializer extends Serializer {
   @Override
   public Codec userCodec(Dataset data, com.fasterxml.jackson.databind.JsonNode schemas)
       throws NotApplicableException {
-    for (Class<?> c : data.model.classes()) {
-      for (java.lang.reflect.Field f : c.getDeclaredFields()) {
-        if (f.getGenericType().getTypeName().contains("java.time.Instant")) {
-          throw new NotApplicableException(
-              "Kryo 3.0.3 has no serializer for java.time.Instant ("
-                  + c.getSimpleName()
-                  + "."
-                  + f.getName()
-                  + ")");
-        }
-      }
+    String reason = instantReason(data.model.classes());
+    if (reason != null) {
+      throw new NotApplicableException(reason);
     }
-    List<Class<?>> classes = new ArrayList<>(List.of(CLASSES));
-    classes.addAll(List.of(byte[].class, java.math.BigInteger.class));
-    classes.addAll(data.model.classes());
-    return codec(classes);
+    return codec(data.model.classes());
   }
 
+  /** A built-in: its model's classes after the list (a seed's are in it: registered once). */
   @Override
   public Codec codec(DatasetKind kind) {
-    if (kind.seed != DatasetKind.Seed.OTHER) {
-      return codec(List.of(CLASSES));
-    }
-    // Any other built-in: its generated model's classes, registered as for a user dataset.
-    List<Class<?>> classes = new ArrayList<>(List.of(CLASSES));
-    classes.addAll(List.of(byte[].class, java.math.BigInteger.class));
-    classes.addAll(kind.model().classes());
-    return codec(classes);
+    return codec(kind.model().classes());
   }
 
-  private Codec codec(List<Class<?>> classes) {
+  private Codec codec(List<Class<?>> modelClasses) {
+    List<Class<?>> classes = new ArrayList<>(CLASSES);
+    classes.addAll(modelClasses);
+    return codecOf(classes);
+  }
+
+  private Codec codecOf(List<Class<?>> classes) {
     Kryo kryo = new Kryo();
     kryo.setRegistrationRequired(register);
     kryo.setReferences(false);

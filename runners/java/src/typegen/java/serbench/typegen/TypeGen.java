@@ -103,7 +103,7 @@ public final class TypeGen {
 
   public static void main(String[] args) throws Exception {
     if (args[0].equals("--glue")) {
-      schemaGlue(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]), Path.of(args[4]));
+      schemaGlue(args);
       return;
     }
     if (args[0].equals("--fixtures")) {
@@ -154,6 +154,22 @@ public final class TypeGen {
                         + "\")")
             .toList();
     b.append("      java.util.Map.ofEntries(" + String.join(", ", fams) + ");\n\n");
+    // Where TypeGen --glue writes an id's glue: this class name + Protobuf / Thrift.
+    b.append(
+        "  /** The class name, less its library, of each built-in id's protobuf / thrift glue."
+            + " */\n");
+    b.append("  public static final java.util.Map<java.lang.String, java.lang.String> GLUE =\n");
+    List<String> glue =
+        families.keySet().stream()
+            .map(
+                id ->
+                    "java.util.Map.entry(\""
+                        + esc(id)
+                        + "\", \"serbench.model."
+                        + camel(id)
+                        + "\")")
+            .toList();
+    b.append("      java.util.Map.ofEntries(" + String.join(", ", glue) + ");\n\n");
     b.append("  /** The model of a built-in dataset id, or null. */\n");
     b.append("  public static serbench.harness.TypedModel forDataset(java.lang.String id) {\n");
     b.append("    switch (id) {\n");
@@ -293,13 +309,16 @@ public final class TypeGen {
   }
 
   /**
-   * {@code --glue OUT SCHEMAS PROTOC_OUT THRIFT_OUT}, after protoc and thrift: the protobuf and
-   * thrift glue of each user dataset whose .proto / .thrift TypeGen copied to SCHEMAS (with its
-   * types file, {@code types/t<sha>.json}) and the compiler turned into Java. A dataset it cannot
+   * {@code --glue OUT SCHEMAS PROTOC_OUT THRIFT_OUT [DATASETS BUILTIN_SCHEMAS BUILTIN_PROTOC_OUT
+   * BUILTIN_THRIFT_OUT]}, after protoc and thrift: the protobuf and thrift glue of each user
+   * dataset whose .proto / .thrift TypeGen copied to SCHEMAS (with its types file, {@code
+   * types/t<sha>.json}) and the compiler turned into Java, and of each built-in message of DATASETS
+   * (class {@code serbench.model.<BuiltinModels.GLUE name><Protobuf|Thrift>}). A dataset it cannot
    * write glue for keeps the reflective conversion (said on stderr).
    */
-  private static void schemaGlue(Path out, Path schemas, Path protocOut, Path thriftOut)
-      throws Exception {
+  private static void schemaGlue(String[] args) throws Exception {
+    Path out = Path.of(args[1]);
+    Path schemas = Path.of(args[2]);
     Map<String, String> written = new TreeMap<>();
     Path typesDir = schemas.resolve("types");
     if (Files.isDirectory(typesDir)) {
@@ -313,38 +332,131 @@ public final class TypeGen {
             continue;
           }
           String msg = m.messages("").values().iterator().next();
-          String root = m.defs.path(msg).has("record") ? msg : "Root";
           String dir = m.pkg.replace('.', '/') + "/";
           Path proto = schemaFile(schemas.resolve("proto/" + sha), ".proto");
-          Path protoJava = protocOut.resolve(dir + "pb/SerbenchProto.java");
-          if (proto != null && Files.isRegularFile(protoJava)) {
-            String name = freeName(m, "SerbenchProtobuf");
-            try {
-              String src =
-                  new ProtobufGlue(m, Files.readString(proto), Files.readString(protoJava))
-                      .source(name, root);
-              put(out, dir + name + ".java", src, written);
-            } catch (IllegalArgumentException e) {
-              System.err.println("typegen: no protobuf glue for " + proto + ": " + e.getMessage());
-            }
-          }
           Path thrift = schemaFile(schemas.resolve("thrift/" + sha), ".thrift");
-          Path thriftJava = thriftOut.resolve(dir + "thrift");
-          if (thrift != null && Files.isDirectory(thriftJava)) {
-            String name = freeName(m, "SerbenchThrift");
-            try {
-              String src =
-                  new ThriftGlue(m, Files.readString(thrift), thriftJava).source(name, root);
-              put(out, dir + name + ".java", src, written);
-            } catch (IllegalArgumentException e) {
-              System.err.println("typegen: no thrift glue for " + thrift + ": " + e.getMessage());
-            }
-          }
+          schemaGlue(
+              m,
+              msg,
+              proto,
+              Path.of(args[3]).resolve(dir + "pb/SerbenchProto.java"),
+              freeName(m, "SerbenchProtobuf"),
+              thrift,
+              Path.of(args[4]).resolve(dir + "thrift"),
+              freeName(m, "SerbenchThrift"),
+              out,
+              written);
         }
       }
     }
+    if (args.length > 5) {
+      builtinGlue(
+          Path.of(args[5]), Path.of(args[6]), Path.of(args[7]), Path.of(args[8]), out, written);
+    }
     prune(out, written);
     System.out.println("typegen: " + written.size() + " glue files in " + out);
+  }
+
+  /** The glue of every built-in message, from its family's types.json and generated schemas. */
+  private static void builtinGlue(
+      Path datasets,
+      Path schemas,
+      Path protocOut,
+      Path thriftOut,
+      Path out,
+      Map<String, String> written)
+      throws Exception {
+    try (Stream<Path> dirs = Files.list(datasets)) {
+      for (Path dir : (Iterable<Path>) dirs.sorted()::iterator) {
+        Path types = dir.resolve("types.json");
+        if (!Files.isRegularFile(types)) {
+          continue;
+        }
+        String family = dir.getFileName().toString();
+        Model m =
+            new Model(JSON.readTree(types.toFile()), "serbench.model", camel(family) + "Model");
+        Path proto = schemaFile(schemas.resolve(family), ".proto");
+        Path thrift = schemaFile(schemas.resolve(family), ".thrift");
+        Path protoJava = null;
+        Path thriftJava = null;
+        if (proto != null) {
+          String text = Files.readString(proto);
+          protoJava =
+              protocOut.resolve(
+                  option(text, "java_package").replace('.', '/')
+                      + "/"
+                      + option(text, "java_outer_classname")
+                      + ".java");
+        }
+        if (thrift != null) {
+          String ns = ThriftGlue.namespace(Files.readString(thrift));
+          thriftJava = thriftOut.resolve(ns.replace('.', '/'));
+        }
+        for (Map.Entry<String, String> e : m.messages(family).entrySet()) {
+          String name = camel(e.getKey());
+          schemaGlue(
+              m,
+              e.getValue(),
+              proto,
+              protoJava,
+              name + "Protobuf",
+              thrift,
+              thriftJava,
+              name + "Thrift",
+              out,
+              written);
+        }
+      }
+    }
+  }
+
+  /** A .proto's {@code option NAME = "value";}, or "" without one. */
+  private static String option(String proto, String name) {
+    Matcher o = Pattern.compile("(?m)^option " + name + " = \"([^\"]*)\";").matcher(proto);
+    return o.find() ? o.group(1) : "";
+  }
+
+  /**
+   * The protobuf and thrift glue of message type {@code msg} of model {@code m} into {@code m}'s
+   * package, where the schema and the compiler's Java for it exist; the root message or struct is
+   * the record, or for any other type the types file's {@code schema.root} (default {@code Root}).
+   */
+  private static void schemaGlue(
+      Model m,
+      String msg,
+      Path proto,
+      Path protoJava,
+      String protoName,
+      Path thrift,
+      Path thriftJava,
+      String thriftName,
+      Path out,
+      Map<String, String> written)
+      throws IOException {
+    String root =
+        m.defs.path(msg).has("record")
+            ? msg
+            : m.root.path("schema").path("root").path(0).asText("Root");
+    String dir = m.pkg.replace('.', '/') + "/";
+    if (proto != null && protoJava != null && Files.isRegularFile(protoJava)) {
+      try {
+        String src =
+            new ProtobufGlue(m, Files.readString(proto), Files.readString(protoJava))
+                .source(protoName, root, msg);
+        put(out, dir + protoName + ".java", src, written);
+      } catch (IllegalArgumentException e) {
+        System.err.println("typegen: no protobuf glue for " + proto + ": " + e.getMessage());
+      }
+    }
+    if (thrift != null && thriftJava != null && Files.isDirectory(thriftJava)) {
+      try {
+        String src =
+            new ThriftGlue(m, Files.readString(thrift), thriftJava).source(thriftName, root, msg);
+        put(out, dir + thriftName + ".java", src, written);
+      } catch (IllegalArgumentException e) {
+        System.err.println("typegen: no thrift glue for " + thrift + ": " + e.getMessage());
+      }
+    }
   }
 
   /** The one schema file ending in {@code ext} in {@code dir}, or null. */
@@ -1070,6 +1182,7 @@ public final class TypeGen {
     final StringBuilder methods = new StringBuilder();
     final Set<String> done = new HashSet<>();
     final Set<String> calls = new HashSet<>();
+    private final Set<String> enums = new HashSet<>();
 
     /**
      * {@code prefix}: of the compiler's classes; {@code kind}: the schema's word for a record;
@@ -1103,11 +1216,10 @@ public final class TypeGen {
     }
 
     /**
-     * Writes the conversions of the dataset's message type as message {@code root} (a non-record
-     * type is one field, {@code x}) and returns its Java type.
+     * Writes the conversions of message type {@code msg} as message {@code root} (a non-record type
+     * is one field, {@code x}) and returns its Java type.
      */
-    String root(String root) {
-      String msg = m.messages("").values().iterator().next();
+    String root(String root, String msg) {
       String rootJava;
       if (m.defs.path(msg).has("record")) {
         rootJava = m.named(msg);
@@ -1195,6 +1307,16 @@ public final class TypeGen {
       return "";
     }
 
+    /** Expression: the constant of enum {@code t} at {@code ordinal}, from a copy made once. */
+    String enumOf(String t, String ordinal) {
+      String field = "ENUM_" + m.named(t);
+      if (enums.add(field)) {
+        methods.append("\n  private static final ").append(m.named(t)).append("[] ");
+        methods.append(field).append(" = ").append(m.named(t)).append(".values();\n");
+      }
+      return field + "[" + ordinal + "]";
+    }
+
     /** The value type of a schema's {@code map<string, V>}. */
     static String mapValue(String schemaType) {
       return schemaType.substring(schemaType.indexOf(',') + 1, schemaType.length() - 1).trim();
@@ -1231,17 +1353,27 @@ public final class TypeGen {
   static final class ProtobufGlue extends SchemaGlue {
     private final String javaSource;
 
+    /** proto2's enum fields have no int accessors ({@code setXValue}): they take the enum. */
+    private final boolean proto2;
+
     ProtobufGlue(Model m, String proto, String javaSource) {
-      super(m, m.pkg + ".pb.SerbenchProto.", "message", "m", "p");
+      super(
+          m,
+          option(proto, "java_package") + "." + option(proto, "java_outer_classname") + ".",
+          "message",
+          "m",
+          "p");
       this.javaSource = javaSource;
+      this.proto2 = proto.contains("syntax = \"proto2\";");
       parse(
           proto,
-          Pattern.compile("^(?:optional |repeated )?(?<type>.+?) (?<name>\\w+) = (?<id>\\d+)$"),
+          Pattern.compile(
+              "^(?:optional |required |repeated )?(?<type>.+?) (?<name>\\w+) = (?<id>\\d+)$"),
           ";");
     }
 
-    String source(String name, String rootMessage) {
-      String rootJava = root(rootMessage);
+    String source(String name, String rootMessage, String msg) {
+      String rootJava = root(rootMessage, msg);
       for (String c : done) {
         if (!javaSource.contains("class " + c + " ")) {
           throw new IllegalArgumentException("protoc's Java has no class " + c);
@@ -1304,11 +1436,10 @@ public final class TypeGen {
         if (!el.equals("null")) {
           build.append("    if (").append(e).append(" != null) {\n      for (").append(elJava);
           build.append(" e : ").append(e).append(") {\n        b.");
-          build.append(m.isEnum(el) ? call("add" + up + "Value") : call("add" + up));
+          build.append(call("add" + up + enumSuffix(el)));
           build.append('(').append(toProto(el, f[1], "e")).append(");\n      }\n    }\n");
         }
-        String get =
-            m.isEnum(el) ? "p." + call("get" + up + "Value") + "(i)" : "p.get" + up + "(i)";
+        String get = "p." + call("get" + up + enumSuffix(el)) + "(i)";
         read.append("    java.util.ArrayList<").append(elJava).append("> l").append(k);
         read.append(" = new java.util.ArrayList<>();\n    for (int i = 0, n = p.");
         read.append(call("get" + up + "Count")).append("(); i < n; i++) {\n      l").append(k);
@@ -1318,19 +1449,18 @@ public final class TypeGen {
       } else if (base.startsWith("map<")) {
         String v = Model.mapValue(base);
         String vJava = m.javaType(v, true);
-        boolean en = m.isEnum(v);
         if (!v.equals("null")) {
           build.append("    if (").append(e).append(" != null) {\n      for (java.util.Map.Entry<");
           build.append("java.lang.String, ").append(vJava).append("> e : ").append(e);
           build.append(".entrySet()) {\n        b.");
-          build.append(en ? call("put" + up + "Value") : call("put" + up));
+          build.append(call("put" + up + enumSuffix(v)));
           build.append("(e.getKey(), ").append(toProto(v, mapValue(f[1]), "e.getValue()"));
           build.append(");\n      }\n    }\n");
         }
         read.append("    java.util.LinkedHashMap<java.lang.String, ").append(vJava);
         read.append("> m").append(k).append(" = new java.util.LinkedHashMap<>();\n");
         read.append("    for (var e : p.");
-        read.append(en ? call("get" + up + "ValueMap") : call("get" + up + "Map"));
+        read.append(call("get" + up + enumSuffix(v) + "Map"));
         read.append("().entrySet()) {\n      m").append(k).append(".put(e.getKey(), ");
         read.append(v.equals("null") ? "null" : fromProto(v, mapValue(f[1]), "e.getValue()"));
         read.append(");\n    }\n");
@@ -1340,17 +1470,12 @@ public final class TypeGen {
         if (!primitive) {
           build.append("    if (").append(e).append(" != null) {\n  ");
         }
-        build
-            .append("    b.")
-            .append(m.isEnum(base) ? call("set" + up + "Value") : call("set" + up));
+        build.append("    b.").append(call("set" + up + enumSuffix(base)));
         build.append('(').append(toProto(base, f[1], e)).append(");\n");
         if (!primitive) {
           build.append("    }\n");
         }
-        String get =
-            m.isEnum(base)
-                ? "p." + call("get" + up + "Value") + "()"
-                : "p." + call("get" + up) + "()";
+        String get = "p." + call("get" + up + enumSuffix(base)) + "()";
         value = fromProto(base, f[1], get);
         if (opt || m.defs.path(base).has("record")) {
           value = "p." + call("has" + up) + "() ? " + box(base, value) + " : null";
@@ -1359,11 +1484,22 @@ public final class TypeGen {
       return value;
     }
 
-    /** Expression: the model's value {@code e} of {@code t} as protoc's setter takes it. */
+    /** The accessors' suffix of a field of type {@code t}: enums' int accessors in proto3. */
+    private String enumSuffix(String t) {
+      return m.isEnum(t) && !proto2 ? "Value" : "";
+    }
+
+    /**
+     * Expression: the model's value {@code e} of {@code t} as protoc's setter takes it for the
+     * .proto's {@code protoType} (a bool the types file's {@code schema.field_types} makes an
+     * integer is 0 or 1).
+     */
     private String toProto(String t, String protoType, String e) {
       switch (t) {
         case "uint32":
           return "(int) (long) " + e;
+        case "bool":
+          return protoType.equals("bool") ? e : "(" + e + " ? 1 : 0)";
         case "timestamp_ms":
           return e + ".toEpochMilli()";
         case "bytes":
@@ -1373,12 +1509,13 @@ public final class TypeGen {
         case "uint64":
         case "float32":
         case "float64":
-        case "bool":
         case "string":
           return e;
         default:
           if (m.isEnum(t)) {
-            return e + ".ordinal()";
+            return proto2
+                ? prefix + protoType + ".forNumber(" + e + ".ordinal())"
+                : e + ".ordinal()";
           }
           if (!m.defs.path(t).has("record")) {
             throw new IllegalArgumentException(t + " has no protobuf type");
@@ -1393,13 +1530,15 @@ public final class TypeGen {
       switch (t) {
         case "uint32":
           return "java.lang.Integer.toUnsignedLong(" + x + ")";
+        case "bool":
+          return protoType.equals("bool") ? x : x + " != 0";
         case "timestamp_ms":
           return "java.time.Instant.ofEpochMilli(" + x + ")";
         case "bytes":
           return x + ".toByteArray()";
         default:
           if (m.isEnum(t)) {
-            return m.named(t) + ".values()[" + x + "]";
+            return enumOf(t, proto2 ? x + ".getNumber()" : x);
           }
           if (m.defs.path(t).has("record")) {
             record(protoType, t);
@@ -1421,7 +1560,7 @@ public final class TypeGen {
     private int helpers;
 
     ThriftGlue(Model m, String thrift, Path javaDir) {
-      super(m, m.pkg + ".thrift.", "struct", "t", "s");
+      super(m, namespace(thrift) + ".", "struct", "t", "s");
       this.javaDir = javaDir;
       // the split leaves the last field its comma
       parse(
@@ -1430,8 +1569,8 @@ public final class TypeGen {
           ",\\s*\\n");
     }
 
-    String source(String name, String root) throws IOException {
-      String rootJava = root(root);
+    String source(String name, String root, String msg) throws IOException {
+      String rootJava = root(root, msg);
       for (String c : calls) {
         String[] sm = c.split("#");
         Path src = javaDir.resolve(sm[0] + ".java");
@@ -1469,6 +1608,15 @@ public final class TypeGen {
     @Override
     String nullRecord() {
       return "    if (s == null) {\n      return null;\n    }\n";
+    }
+
+    /** The .thrift's Java namespace. */
+    static String namespace(String thrift) {
+      Matcher ns = Pattern.compile("(?m)^namespace java (\\S+)").matcher(thrift);
+      if (!ns.find()) {
+        throw new IllegalArgumentException("the .thrift has no Java namespace");
+      }
+      return ns.group(1);
     }
 
     private String call(String struct, String method) {
@@ -1590,11 +1738,12 @@ public final class TypeGen {
       } else {
         String v = Model.mapValue(t);
         String vtt = mapValue(tt);
+        // a HashMap, as thrift's generated code makes for a map field (its read, its copies)
         b.append("\n  private static java.util.Map<java.lang.String, ").append(boxed(vtt));
         b.append("> ").append(h).append("(java.util.Map<java.lang.String, ");
-        b.append(m.javaType(v, true)).append("> m) {\n    java.util.LinkedHashMap<");
+        b.append(m.javaType(v, true)).append("> m) {\n    java.util.HashMap<");
         b.append("java.lang.String, ").append(boxed(vtt)).append("> a = ");
-        b.append("new java.util.LinkedHashMap<>();\n    for (java.util.Map.Entry<");
+        b.append("new java.util.HashMap<>();\n    for (java.util.Map.Entry<");
         b.append("java.lang.String, ").append(m.javaType(v, true));
         b.append("> e : m.entrySet()) {\n      a.put(e.getKey(), ");
         b.append(toThrift(v, vtt, "e.getValue()", -1)).append(");\n    }\n    return a;\n  }\n");
@@ -1623,7 +1772,7 @@ public final class TypeGen {
           break;
       }
       if (m.isEnum(t)) {
-        return m.named(t) + ".values()[" + x + ".getValue()]";
+        return enumOf(t, x + ".getValue()");
       }
       if (m.defs.path(t).has("record")) {
         record(tt, t);
