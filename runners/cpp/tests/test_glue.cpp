@@ -1,10 +1,10 @@
-// The schema glue serbench-typegen generates (build/generated/serbench/glue_*.h), checked on
-// a seed family whose glue is hand-written: CMake has typegen write the glue of S2
-// pb-vs-msgpack (ints, uint32, a string, nested records) and S6 mesh (float32, a list of
-// records) into build/glue-check/serbench, and this test round-trips S2's messages through
-// the four libraries and asserts the bytes the hand-written rows give for them (ctest
-// sizes_and_roundtrips: protobuf 5/23/8197/8230 B with a 1-2 byte stream prefix).
-// It does not link serbench_core, whose serializers hold the hand-written S2 glue.
+// The schema glue serbench-typegen generates (build/generated/serbench/glue_*.h), checked
+// apart from the runner: CMake has typegen write the glue of S2 pb-vs-msgpack (ints, uint32,
+// a string, nested records) and S6 mesh (float32, a list of records) alone into
+// build/glue-check/serbench, and this test round-trips their messages through the four
+// libraries and asserts the bytes each writes (S2 protobuf: the seed's 5/23/8197/8230 B less
+// the 1-2 byte stream prefix ctest sizes_and_roundtrips counts). It does not link
+// serbench_core, whose serializers include the runner's own glue headers.
 #include <capnp/message.h>
 #include <capnp/serialize.h>
 #include <flatbuffers/flatbuffers.h>

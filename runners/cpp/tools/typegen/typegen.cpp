@@ -1,14 +1,14 @@
 // serbench-typegen: writes the C++ typed model of every dataset from its types.json
 // (datasets/README.md, "Types"). CMake builds it first and runs it at build time:
 //
-//   serbench-typegen OUTDIR builtin=FAMILY=PATH... user=NAME=PATH... handwritten=FAMILY...
+//   serbench-typegen OUTDIR builtin=FAMILY=PATH... user=NAME=PATH...
 //                   userpb=|userthrift=|userfbs=|usercapnp=TYPES=INCLUDE=PACKAGE...
 //
 // writes OUTDIR/model.h (the built-in datasets), OUTDIR/user_model.h (the user datasets),
 // OUTDIR/glue_{protobuf,flatbuffers,capnproto,thrift}.h: the schema glue of every built-in
-// family not named `handwritten=` (whose glue is in src/serializers/), and
+// dataset (its schemas compiled by CMake as .serbench/gen/schemas/FAMILY/FAMILY_SNAKE.*), and
 // OUTDIR/user_glue_{protobuf,thrift,flatbuffers,capnproto}.h: the glue of the user datasets whose
-// schema CMake compiled (the user*= arguments).
+// schema CMake compiled (the user*= arguments). One set of glue writers serves both.
 //
 // Built-in families go into namespace sb (their names must not clash) with the DatasetId
 // table the harness dispatches on; each user dataset gets namespace sb::user_model::NAME
@@ -240,24 +240,6 @@ struct User {
   uint64_t hash;
 };
 
-// ---- schema glue: the conversions between the typed model and the classes protoc, flatc,
-// `capnp compile` and `thrift --gen cpp` generate from the schemas serbench writes
-// (datasets/README.md, "Schemas"), for a built-in family without hand-written glue. A type
-// the glue does not map (maps, optionals, bytes, a wrapped non-record message, names the
-// schema writers rename) leaves the family without glue: its rows stay not applicable.
-
-// The four libraries' glue of one family, written into four headers.
-struct Glue {
-  std::ostringstream pb, fb, cp, th;                      // declarations + definitions per library
-  std::ostringstream pb_tail, fb_tail, cp_tail, th_tail;  // the trait specialisations
-  std::vector<std::string> messages;                      // the glued message types
-  std::set<std::string> pb_inc, fb_inc, cp_inc, th_inc;
-};
-
-const std::set<std::string> kGlueScalars = {"int32",   "uint32",  "int64",  "bool",
-                                            "float32", "float64", "string", "timestamp_ms"};
-
-// A family's types.json "types" object, as both glue writers read it.
 // One record's `to` (typed model `n` -> library class `m::r`) and `from`, given their bodies:
 // the shape every protobuf and Thrift glue writer emits.
 void write_to_from(std::ostream& o, const std::string& n, const std::string& r,
@@ -267,6 +249,7 @@ void write_to_from(std::ostream& o, const std::string& n, const std::string& r,
     << from << "}\n";
 }
 
+// A types.json "types" object, as every glue writer reads it.
 struct TypesTable {
   const ordered_json& types;
 
@@ -282,280 +265,29 @@ struct TypesTable {
   }
 };
 
-struct GlueFamily : TypesTable {
-  std::string snake;  // family with '-' -> '_', the schemas' file and namespace name
+bool plain(const std::string& s) {  // a name every schema writer keeps as it is
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+  return !kKeywords.count(s);
+}
+std::string upper_first(std::string s) {
+  s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  return s;
+}
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
 
-  static bool plain(const std::string& s) {  // a name every schema writer keeps as it is
-    if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
-    for (char c : s)
-      if (!std::isalnum(static_cast<unsigned char>(c))) return false;
-    return !kKeywords.count(s);
-  }
-  // Throws Unsupported unless every type reachable from `name` is mapped here.
-  void check(const std::string& name, std::set<std::string>& seen) const {
-    if (!seen.insert(name).second) return;
-    if (!plain(name)) throw Unsupported("type name `" + name + "`");
-    if (is_enum(name)) return;
-    std::set<std::string> lowered, capnp;
-    for (const auto& f : types.at(name).at("record")) {
-      std::string key = f.at(0).get<std::string>(), t = strip(f.at(1).get<std::string>());
-      if (!plain(key)) throw Unsupported("field name `" + key + "`");
-      std::string low, cap = key;
-      for (char c : key) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      cap[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(cap[0])));
-      if (!lowered.insert(low).second || !capnp.insert(cap).second || kKeywords.count(low))
-        throw Unsupported("field names that differ in case only");
-      const bool list = t.rfind("list<", 0) == 0;
-      if (list) t = t.substr(5, t.size() - 6);
-      if (t.rfind("list<", 0) == 0) throw Unsupported("a list of lists");
-      if (list && is_enum(t)) throw Unsupported("a list of enums");
-      if (kGlueScalars.count(t)) continue;
-      if (!types.contains(t)) throw Unsupported("type `" + t + "`");
-      check(t, seen);
-    }
-  }
-
-  static std::string upper_first(std::string s) {
-    s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
-    return s;
-  }
-  static std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  }
-
-  // The glue of the family's messages: every record they reach once, a trait per message.
-  void write(const std::vector<std::string>& messages, Glue& g) {
-    std::set<std::string> seen;
-    for (const auto& message : messages) check(message, seen);
-    std::vector<std::string> recs;
-    for (const auto& [name, d] : types.items())
-      if (seen.count(name) && d.contains("record")) recs.push_back(name);
-    const std::string pbns = "::serbench::" + snake, fbns = "::serbench::fbs::" + snake,
-                      cpns = "::serbench::capnp_gen::" + snake, thns = "::serbench_thrift";
-    g.pb_inc.insert(snake + ".pb.h");
-    g.fb_inc.insert(snake + "_generated.h");
-    g.cp_inc.insert(snake + ".capnp.h");
-    g.th_inc.insert(snake + "_types.h");
-    std::ostringstream pb, fb, cp, th;
-    pb << "namespace "
-       << "protobuf_" + snake << " {\nnamespace m = " << pbns << ";\n";
-    fb << "namespace "
-       << "flatbuffers_" + snake << " {\nnamespace m = " << fbns
-       << ";\nusing FBB = flatbuffers::FlatBufferBuilder;\n";
-    cp << "namespace "
-       << "capnproto_" + snake << " {\nnamespace m = " << cpns << ";\n";
-    th << "namespace "
-       << "thrift_" + snake << " {\nnamespace m = " << thns << ";\n";
-    for (const auto& r : recs) {
-      const std::string n = "::sb::" + ident(r);
-      pb << "inline void to(const " << n << "& v, m::" << r
-         << "& p);\ninline void from(const m::" << r << "& p, " << n << "& v);\n";
-      fb << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n
-         << "& v);\ninline void read(const m::" << r << "* p, " << n
-         << "& v);\ninline uint64_t walk(const m::" << r << "* p);\n";
-      cp << "inline void build(m::" << r << "::Builder p, const " << n
-         << "& v);\ninline void read(m::" << r << "::Reader p, " << n
-         << "& v);\ninline uint64_t walk(m::" << r << "::Reader p);\n";
-      th << "inline void to(const " << n << "& v, m::" << r
-         << "& p);\ninline void from(const m::" << r << "& p, " << n << "& v);\n";
-    }
-    for (const auto& r : recs) record(r, pb, fb, cp, th);
-    for (auto [o, lib] : {std::pair{&pb, "protobuf_"},
-                          {&fb, "flatbuffers_"},
-                          {&cp, "capnproto_"},
-                          {&th, "thrift_"}})
-      *o << "}  // namespace " << lib << snake << "\n";
-    g.pb << pb.str();
-    g.fb << fb.str();
-    g.cp << cp.str();
-    g.th << th.str();
-    for (const auto& message : messages) traits(message, snake, pbns, fbns, cpns, thns, g);
-  }
-
-  static void traits(const std::string& message, const std::string& snake, const std::string& pbns,
-                     const std::string& fbns, const std::string& cpns, const std::string& thns,
-                     Glue& g) {
-    const std::string n = "::sb::" + ident(message), M = message;
-    g.messages.push_back(n);
-    g.pb_tail << "template <>\nstruct Protobuf<" << n << "> {\n  static constexpr bool generated = "
-              << "true;\n  using type = " << pbns << "::" << M << ";\n  static void to(const " << n
-              << "& v, type& p) {\n    p.Clear();\n    " << ("protobuf_" + snake)
-              << "::to(v, p);\n  }\n  static void from(const type& p, " << n << "& v) { "
-              << ("protobuf_" + snake) << "::from(p, v); }\n};\n";
-    g.fb_tail << "template <>\nstruct Flatbuffers<" << n
-              << "> {\n  static constexpr bool generated = true;\n  using type = " << fbns
-              << "::" << M << ";\n  static flatbuffers::Offset<type> build(flatbuffers::"
-              << "FlatBufferBuilder& b, const " << n << "& v) {\n    return "
-              << ("flatbuffers_" + snake)
-              << "::build(b, v);\n  }\n  static void read(const type* p, " << n << "& v) { "
-              << ("flatbuffers_" + snake)
-              << "::read(p, v); }\n  static uint64_t walk(const type* p) { return "
-              << ("flatbuffers_" + snake) << "::walk(p); }\n};\n";
-    g.cp_tail << "template <>\nstruct Capnproto<" << n
-              << "> {\n  static constexpr bool generated = true;\n  using type = " << cpns
-              << "::" << M << ";\n  static void build(type::Builder p, const " << n << "& v) { "
-              << ("capnproto_" + snake) << "::build(p, v); }\n  static void read(type::Reader p, "
-              << n << "& v) { " << ("capnproto_" + snake)
-              << "::read(p, v); }\n  static uint64_t walk(type::Reader p) { "
-              << "return " << ("capnproto_" + snake) << "::walk(p); }\n};\n";
-    g.th_tail << "template <>\nstruct Thrift<" << n
-              << "> {\n  static constexpr bool generated = true;\n  using type = " << thns
-              << "::" << M << ";\n  static void to(const " << n << "& v, type& p) { "
-              << ("thrift_" + snake) << "::to(v, p); }\n  static void from(const type& p, " << n
-              << "& v) { " << ("thrift_" + snake) << "::from(p, v); }\n};\n";
-  }
-
-  // One record's functions for the four libraries.
-  void record(const std::string& r, std::ostream& pb, std::ostream& fb, std::ostream& cp,
-              std::ostream& th) {
-    const std::string n = "::sb::" + ident(r);
-    std::ostringstream pbt, pbf, fbpre, fbargs, fbr, fbw, cpb, cpr, cpw, tht, thf;
-    size_t i = 0;
-    for (const auto& f : types.at(r).at("record")) {
-      const std::string key = f.at(0).get<std::string>(), mem = "v." + ident(key);
-      const std::string pl = lower(key), cap = upper_first(key);
-      std::string t = strip(f.at(1).get<std::string>());
-      const bool list = t.rfind("list<", 0) == 0;
-      if (list) t = t.substr(5, t.size() - 6);
-      const bool rec = is_record(t), en = is_enum(t), ts = t == "timestamp_ms", str = t == "string";
-      // an element's native value -> the wire value, and back
-      auto out = [&](const std::string& x, const std::string& lib_enum) {
-        if (en) return "static_cast<" + lib_enum + ">(" + x + ")";
-        if (ts) return x + ".time_since_epoch().count()";
-        return x;
-      };
-      auto in = [&](const std::string& x) {
-        if (en) return "static_cast<::sb::" + ident(t) + ">(" + x + ")";
-        if (ts) return "::sb::Timestamp(std::chrono::milliseconds(" + x + "))";
-        return x;
-      };
-      auto num = [&](const std::string& x) {
-        if (en) return "static_cast<uint64_t>(" + x + ")";
-        return "::sb::glue::touch(" + x + ")";
-      };
-      const std::string arg = "a" + std::to_string(i++);
-      fbargs << ", " << arg;
-      if (!list) {
-        if (rec) {
-          pbt << "  to(" << mem << ", *p.mutable_" << pl << "());\n";
-          pbf << "  from(p." << pl << "(), " << mem << ");\n";
-          fbpre << "  auto " << arg << " = build(b, " << mem << ");\n";
-          fbr << "  if (!p->" << key << "()) throw ::sb::DecodeError(\"flatbuffers: missing " << r
-              << "." << key << "\");\n  read(p->" << key << "(), " << mem << ");\n";
-          fbw << "  if (p->" << key << "()) s += walk(p->" << key << "());\n";
-          cpb << "  build(p.init" << cap << "(), " << mem << ");\n";
-          cpr << "  read(p.get" << cap << "(), " << mem << ");\n";
-          cpw << "  s += walk(p.get" << cap << "());\n";
-          tht << "  to(" << mem << ", p." << key << ");\n";
-          thf << "  from(p." << key << ", " << mem << ");\n";
-        } else if (str) {
-          pbt << "  p.set_" << pl << "(" << mem << ");\n";
-          pbf << "  " << mem << " = p." << pl << "();\n";
-          fbpre << "  auto " << arg << " = b.CreateString(" << mem << ");\n";
-          fbr << "  " << mem << " = ::sb::glue::str(p->" << key << "());\n";
-          fbw << "  s += ::sb::glue::touch(p->" << key << "());\n";
-          cpb << "  p.set" << cap << "(::sb::glue::text(" << mem << "));\n";
-          cpr << "  " << mem << " = ::sb::glue::str(p.get" << cap << "());\n";
-          cpw << "  s += ::sb::glue::touch(p.get" << cap << "());\n";
-          tht << "  p." << key << " = " << mem << ";\n";
-          thf << "  " << mem << " = p." << key << ";\n";
-        } else {
-          pbt << "  p.set_" << pl << "(" << out(mem, "m::" + t) << ");\n";
-          pbf << "  " << mem << " = " << in("p." + pl + "()") << ";\n";
-          fbpre << "  auto " << arg << " = " << out(mem, "m::" + t) << ";\n";
-          fbr << "  " << mem << " = " << in("p->" + key + "()") << ";\n";
-          fbw << "  s += " << num("p->" + key + "()") << ";\n";
-          cpb << "  p.set" << cap << "(" << out(mem, "m::" + t) << ");\n";
-          cpr << "  " << mem << " = " << in("p.get" + cap + "()") << ";\n";
-          cpw << "  s += " << num("p.get" + cap + "()") << ";\n";
-          tht << "  p." << key << " = " << out(mem, "m::" + t + "::type") << ";\n";
-          thf << "  " << mem << " = " << in("p." + key) << ";\n";
-        }
-        continue;
-      }
-      // list<T>
-      pbt << "  p.mutable_" << pl << "()->Reserve(static_cast<int>(" << mem << ".size()));\n";
-      pbf << "  " << mem << ".resize(static_cast<size_t>(p." << pl << "_size()));\n";
-      fbr << "  " << mem << ".clear();\n  if (const auto* l = p->" << key << "()) {\n    " << mem
-          << ".resize(l->size());\n    for (flatbuffers::uoffset_t i = 0; i < l->size(); ++i) ";
-      fbw << "  if (const auto* l = p->" << key << "())\n    for (auto x : *l) ";
-      cpb << "  {\n    auto l = p.init" << cap << "(static_cast<unsigned>(" << mem
-          << ".size()));\n    for (unsigned i = 0; i < l.size(); ++i) ";
-      cpr << "  {\n    auto l = p.get" << cap << "();\n    " << mem
-          << ".resize(l.size());\n    for (unsigned i = 0; i < l.size(); ++i) ";
-      cpw << "  for (auto x : p.get" << cap << "()) ";
-      tht << "  p." << key << ".resize(" << mem << ".size());\n  for (size_t i = 0; i < " << mem
-          << ".size(); ++i) ";
-      thf << "  " << mem << ".resize(p." << key << ".size());\n  for (size_t i = 0; i < " << mem
-          << ".size(); ++i) ";
-      pbf << "  for (size_t i = 0; i < " << mem << ".size(); ++i) ";
-      if (rec) {
-        pbt << "  for (const auto& x : " << mem << ") to(x, *p.add_" << pl << "());\n";
-        pbf << "from(p." << pl << "(static_cast<int>(i)), " << mem << "[i]);\n";
-        fbpre << "  auto " << arg << " = b.CreateVector<flatbuffers::Offset<m::" << t << ">>("
-              << mem << ".size(), [&](size_t i) { return build(b, " << mem << "[i]); });\n";
-        fbr << "read(l->Get(i), " << mem << "[i]);\n  }\n";
-        fbw << "s += walk(x);\n";
-        cpb << "build(l[i], " << mem << "[i]);\n  }\n";
-        cpr << "read(l[i], " << mem << "[i]);\n  }\n";
-        cpw << "s += walk(x);\n";
-        tht << "to(" << mem << "[i], p." << key << "[i]);\n";
-        thf << "from(p." << key << "[i], " << mem << "[i]);\n";
-      } else if (str) {
-        pbt << "  for (const auto& x : " << mem << ") p.add_" << pl << "(x);\n";
-        pbf << mem << "[i] = p." << pl << "(static_cast<int>(i));\n";
-        fbpre << "  auto " << arg << " = b.CreateVectorOfStrings(" << mem << ");\n";
-        fbr << mem << "[i] = ::sb::glue::str(l->Get(i));\n  }\n";
-        fbw << "s += ::sb::glue::touch(x);\n";
-        cpb << "l.set(i, ::sb::glue::text(" << mem << "[i]));\n  }\n";
-        cpr << mem << "[i] = ::sb::glue::str(l[i]);\n  }\n";
-        cpw << "s += ::sb::glue::touch(x);\n";
-        tht << "p." << key << "[i] = " << mem << "[i];\n";
-        thf << mem << "[i] = p." << key << "[i];\n";
-      } else {
-        pbt << "  for (const auto& x : " << mem << ") p.add_" << pl << "(" << out("x", "m::" + t)
-            << ");\n";
-        pbf << mem << "[i] = " << in("p." + pl + "(static_cast<int>(i))") << ";\n";
-        if (en || ts || t == "bool") {  // through a vector of the wire type
-          const std::string wire = en ? "m::" + t : ts ? "int64_t" : "uint8_t";
-          fbpre << "  auto " << arg << " = b.CreateVector<" << wire << ">(" << mem
-                << ".size(), [&](size_t i) { return static_cast<" << wire << ">("
-                << out(mem + "[i]", "m::" + t) << "); });\n";
-        } else {
-          fbpre << "  auto " << arg << " = b.CreateVector(" << mem << ");\n";
-        }
-        fbr << mem << "[i] = " << in("l->Get(i)") << ";\n  }\n";
-        fbw << "s += " << num("x") << ";\n";
-        cpb << "l.set(i, " << out(mem + "[i]", "m::" + t) << ");\n  }\n";
-        cpr << mem << "[i] = " << in("l[i]") << ";\n  }\n";
-        cpw << "s += " << num("x") << ";\n";
-        tht << "p." << key << "[i] = " << out(mem + "[i]", "m::" + t + "::type") << ";\n";
-        thf << mem << "[i] = " << in("p." + key + "[i]") << ";\n";
-      }
-    }
-    write_to_from(pb, n, r, pbt.str(), pbf.str());
-    fb << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n << "& v) {\n"
-       << fbpre.str() << "  return m::Create" << r << "(b" << fbargs.str()
-       << ");\n}\ninline void read(const m::" << r << "* p, " << n << "& v) {\n"
-       << fbr.str() << "}\ninline uint64_t walk(const m::" << r << "* p) {\n  uint64_t s = 0;\n"
-       << fbw.str() << "  return s;\n}\n";
-    cp << "inline void build(m::" << r << "::Builder p, const " << n << "& v) {\n"
-       << cpb.str() << "}\ninline void read(m::" << r << "::Reader p, " << n << "& v) {\n"
-       << cpr.str() << "}\ninline uint64_t walk(m::" << r << "::Reader p) {\n  uint64_t s = 0;\n"
-       << cpw.str() << "  return s;\n}\n";
-    write_to_from(th, n, r, tht.str(), thf.str());
-  }
-};
-
-// ---- schema glue of a user dataset: the conversions between its typed model
-// (sb::user_model::NAME) and the classes a pinned compiler generates from the schema the
+// ---- schema glue of a dataset, built-in or user: the conversions between its typed model
+// (sb or sb::user_model::NAME) and the classes a pinned compiler generates from the schema the
 // orchestrator wrote (src/serbench/userdata/schemas/). What the writers share: the walk from
 // the message through every record it reaches (names every schema writer keeps as they are,
 // no nested list, map or optional), and the namespace of `to`/`from` functions per record.
 // Anything else leaves the dataset without glue: its typed row says why.
 struct UserGlue : TypesTable {
-  std::string ns, gen;  // "::sb::user_model::NAME", the generated classes' namespace
+  std::string ns, gen;  // "::sb" or "::sb::user_model::NAME", the generated classes' namespace
   std::set<std::string> seen;
   std::vector<std::string> recs;
 
@@ -571,12 +303,12 @@ struct UserGlue : TypesTable {
   }
   void visit(const std::string& name) {
     if (!seen.insert(name).second) return;
-    if (!GlueFamily::plain(name)) throw Unsupported("type name `" + name + "`");
+    if (!plain(name)) throw Unsupported("type name `" + name + "`");
     if (is_enum(name)) return;
     std::set<std::string> lowered;
     for (const auto& f : types.at(name).at("record")) {
       const std::string key = field_name(f.at(0).get<std::string>());
-      std::string low = GlueFamily::lower(key);
+      std::string low = lower(key);
       if (!escapes_keywords() && cpp_keyword(low)) throw Unsupported("field name `" + key + "`");
       if (!lowered.insert(low).second)
         throw Unsupported("field names that differ in case only (`" + key + "`)");
@@ -604,6 +336,14 @@ struct UserGlue : TypesTable {
     if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "_" + out;
     return out;
   }
+  // schema.field_types of the writer's schema language: {"Record.field": wire type}, a field
+  // the schema declares with another type than the types' (android-users' isMegane: int32)
+  ordered_json wire_types = ordered_json::object();
+  virtual const char* language() const = 0;  // the writer's key in schema.field_types
+  std::string wire_type(const std::string& r, const std::string& raw) const {
+    auto it = wire_types.find(r + "." + raw);
+    return it == wire_types.end() ? "" : it->get<std::string>();
+  }
   // Whether the writer maps optional<list<T>> (a field that may be absent).
   virtual bool optional_lists() const { return false; }
   // protoc and flatc append `_` to a name that is a C++ keyword; thrift does not.
@@ -618,10 +358,11 @@ struct UserGlue : TypesTable {
   }
   // A message that is not a record is carried by the wrapper record the schema writers add
   // (`Root` with field `value`, or types.json's `schema.root`), added here to `all` (a copy
-  // of the types this writer reads); the message's own type must name a record or enum of the
-  // dataset, or its trait would be shared with another dataset's (std::vector<int64_t>).
-  static std::string wrap(ordered_json& all, const std::string& message,
-                          const ordered_json& schema) {
+  // of the types this writer reads); a user dataset's message must name a record or enum of
+  // its own, or its trait would be shared with another dataset's (std::vector<int64_t>); a
+  // built-in's is one of namespace sb (S3's std::map<std::string, std::string>).
+  static std::string wrap(ordered_json& all, const std::string& message, const ordered_json& schema,
+                          bool own_type) {
     std::string t = strip(message);
     for (bool more = true; more;) {
       more = false;
@@ -631,7 +372,8 @@ struct UserGlue : TypesTable {
           more = true;
         }
     }
-    if (!all.contains(t)) throw Unsupported("message `" + message + "` names no type of its own");
+    if (own_type && !all.contains(t))
+      throw Unsupported("message `" + message + "` names no type of its own");
     std::string root = "Root", field = "value";
     if (schema.contains("root")) {
       root = schema.at("root").at(0).get<std::string>();
@@ -664,6 +406,8 @@ struct UserGlue : TypesTable {
   // The glue of message `message` in namespace `gns` (the trait is the writer's).
   void write_body(const std::string& message, const std::string& gns, std::ostream& body) {
     if (!is_record(message)) throw Unsupported("message `" + message + "` is not a record");
+    if (!wire_types.empty() && std::string(language()) != "protobuf")
+      throw Unsupported(std::string("schema.field_types.") + language());
     visit(message);
     std::ostringstream o;
     o << "namespace " << gns << " {\nnamespace m = " << gen << ";\n" << prelude();
@@ -680,6 +424,19 @@ struct UserGlue : TypesTable {
 // a list).
 struct UserPbGlue final : UserGlue {
   using UserGlue::UserGlue;
+  const char* language() const override { return "protobuf"; }
+
+  // the C++ type of a numeric .proto type a field_types entry may declare
+  static std::string wire_cpp(const std::string& w) {
+    static const std::map<std::string, std::string> c = {
+        {"int32", "int32_t"},    {"sint32", "int32_t"},   {"sfixed32", "int32_t"},
+        {"uint32", "uint32_t"},  {"fixed32", "uint32_t"}, {"int64", "int64_t"},
+        {"sint64", "int64_t"},   {"sfixed64", "int64_t"}, {"uint64", "uint64_t"},
+        {"fixed64", "uint64_t"}, {"bool", "bool"},        {"float", "float"},
+        {"double", "double"}};
+    auto it = c.find(w);
+    return it == c.end() ? "" : it->second;
+  }
 
   // native element -> wire value, and back
   std::string out(const std::string& t, const std::string& x) const {
@@ -700,7 +457,7 @@ struct UserPbGlue final : UserGlue {
     std::ostringstream to, from;
     for (const auto& f : types.at(r).at("record")) {
       const std::string raw = f.at(0).get<std::string>(), key = field_name(raw),
-                        mem = member(r, raw), pl = escaped(GlueFamily::lower(key));
+                        mem = member(r, raw), pl = escaped(lower(key));
       std::string t = strip(f.at(1).get<std::string>());
       auto inner = [&](size_t k) { return UserGlue::inner(t, k); };
       if (t.rfind("list<", 0) == 0) {
@@ -753,6 +510,15 @@ struct UserPbGlue final : UserGlue {
       } else if (is_record(t)) {
         to << "  to(" << mem << ", *p.mutable_" << pl << "());\n";
         from << "  from(p." << pl << "(), " << mem << ");\n";
+      } else if (const std::string w = wire_type(r, raw); !w.empty()) {
+        const std::string wc = wire_cpp(w), get = "p." + pl + "()";
+        if (wc.empty() || !is_scalar(t) || t == "string" || t == "bytes")
+          throw Unsupported("schema.field_types.protobuf " + r + "." + raw + ": " + w + " for " +
+                            t);
+        to << "  p.set_" << pl << "(static_cast<" << wc << ">(" << out(t, mem) << "));\n";
+        from << "  " << mem << " = "
+             << (t == "bool" ? get + " != 0" : "static_cast<decltype(" + mem + ")>(" + get + ")")
+             << ";\n";
       } else {
         to << "  p.set_" << pl << "(" << out(t, mem) << ");\n";
         from << "  " << mem << " = " << in(t, "p." + pl + "()") << ";\n";
@@ -776,6 +542,7 @@ struct UserPbGlue final : UserGlue {
 // uint64, lists of nulls and optionals in lists, so they never reach here.
 struct UserThriftGlue final : UserGlue {
   using UserGlue::UserGlue;
+  const char* language() const override { return "thrift"; }
   bool escapes_keywords() const override { return false; }
   bool optional_lists() const override { return true; }
 
@@ -869,9 +636,13 @@ struct UserThriftGlue final : UserGlue {
 // `[ubyte]` bytes, enums, nested tables, vectors, `= null` optional scalars
 // (flatbuffers::Optional), and maps as vectors of entry tables, whose type the glue takes from
 // the generated accessor (decltype) rather than from the writer's EntryN numbering. A null
-// field is a `bool = null` never set; `list<null>` a `[bool]` of as many falses.
+// field is a `bool = null` never set; `list<null>` a `[bool]` of as many falses. A table's
+// children are built before it, its maps' entries first and then the rest in field order (the
+// order S4 click-maps was always written in: another order pads the map's values, whose int64
+// is 8-aligned, differently and changes its size).
 struct UserFbGlue final : UserGlue {
   using UserGlue::UserGlue;
+  const char* language() const override { return "fbs"; }
 
   std::string prelude() const override { return "using FBB = flatbuffers::FlatBufferBuilder;\n"; }
   bool optional_lists() const override { return true; }
@@ -911,7 +682,7 @@ struct UserFbGlue final : UserGlue {
   // Reads one non-number value at pointer `q` into `x`.
   std::string read_one(const std::string& t, const std::string& q, const std::string& x,
                        const std::string& where) const {
-    if (t == "string") return x + " = ::sb::glue::str(" + q + ");";
+    if (t == "string") return "::sb::glue::assign(" + x + ", " + q + ");";
     if (t == "bytes")
       return x + " = " + q + " ? ::sb::Blob(" + q + "->begin(), " + q + "->end()) : ::sb::Blob();";
     return "if (!" + q + ") throw ::sb::DecodeError(\"flatbuffers: missing " + where +
@@ -964,11 +735,39 @@ struct UserFbGlue final : UserGlue {
     }
     return "b.CreateVector(" + mem + ")";
   }
+  // The bytes a field of type t takes in its table: a number's width, else an offset's.
+  size_t width(std::string t) const {
+    if (t.rfind("optional<", 0) == 0) t = inner(t, 9);
+    if (is_enum(t)) return types.at(t).at("enum").size() <= 128 ? 1 : 2;  // byte / short
+    static const std::map<std::string, size_t> w = {
+        {"bool", 1},  {"int32", 4},  {"uint32", 4},  {"float32", 4},
+        {"int64", 8}, {"uint64", 8}, {"float64", 8}, {"timestamp_ms", 8}};
+    auto it = w.find(t);
+    return it == w.end() ? 4 : it->second;
+  }
+  // A table's fields added as flatc's Create<Table> adds them (widest first, the last
+  // declared first among equals), so that the glue writes the bytes that function writes.
+  static std::string in_create_order(std::vector<std::tuple<size_t, size_t, std::string>> adds) {
+    std::sort(adds.begin(), adds.end(), [](const auto& x, const auto& y) {
+      return std::get<0>(x) != std::get<0>(y) ? std::get<0>(x) > std::get<0>(y)
+                                              : std::get<1>(x) > std::get<1>(y);
+    });
+    std::string out;
+    for (const auto& x : adds) out += std::get<2>(x);
+    return out;
+  }
   void record(const std::string& r, std::ostream& o) override {
     const std::string n = ns + "::" + ident(r);
-    std::ostringstream pre, add, rd, wk;
-    size_t i = 0;
+    std::ostringstream pre, maps, add, rd, wk;  // maps: the map fields' entries, built first
+    std::vector<std::tuple<size_t, size_t, std::string>> adds;  // (width, position, add_ call)
+    size_t i = 0, w = 0;
+    auto flush = [&] {  // the previous field's add_ call
+      if (!add.str().empty()) adds.emplace_back(w, i, add.str());
+      add.str("");
+    };
     for (const auto& f : types.at(r).at("record")) {
+      flush();
+      w = width(strip(f.at(1).get<std::string>()));
       const std::string raw = f.at(0).get<std::string>(), key = escaped(field_name(raw)),
                         mem = member(r, raw), get = "p->" + key + "()",
                         a = "o" + std::to_string(i++), where = r + "." + key;
@@ -985,17 +784,21 @@ struct UserFbGlue final : UserGlue {
         t = inner(t, 11);
         if (t == "null" || t == "bytes") throw Unsupported("a map of " + t);
         const std::string e = "E" + a;
-        pre << "  using " << e << " = std::remove_const_t<std::remove_pointer_t<typename "
-            << "std::remove_pointer_t<decltype(std::declval<const m::" << r << "&>()." << key
-            << "())>::return_type>>;\n  std::vector<flatbuffers::Offset<" << e << ">> " << a
-            << "s;\n  " << a << "s.reserve(" << mem
-            << ".size());\n  for (const auto& [k, x] : " << mem
-            << ") {\n    auto k_ = b.CreateString(k);\n";
-        if (!is_number(t)) pre << "    auto x_ = " << offset(t, "x") << ";\n";
-        pre << "    typename " << e << "::Builder eb(b);\n    eb.add_key(k_);\n    "
-            << (is_number(t) ? add_number(t, "eb", "value", out(t, "x")) : "eb.add_value(x_);")
-            << "\n    " << a << "s.push_back(eb.Finish());\n  }\n  auto " << a
-            << " = b.CreateVector(" << a << "s);\n";
+        maps << "  using " << e << " = std::remove_const_t<std::remove_pointer_t<typename "
+             << "std::remove_pointer_t<decltype(std::declval<const m::" << r << "&>()." << key
+             << "())>::return_type>>;\n  std::vector<flatbuffers::Offset<" << e << ">> " << a
+             << "s;\n  " << a << "s.reserve(" << mem
+             << ".size());\n  for (const auto& [k, x] : " << mem
+             << ") {\n    auto k_ = b.CreateString(k);\n";
+        if (!is_number(t)) maps << "    auto x_ = " << offset(t, "x") << ";\n";
+        maps << "    typename " << e << "::Builder eb(b);\n    "
+             << in_create_order({{4, 0, "eb.add_key(k_);\n    "},
+                                 {width(t), 1,
+                                  (is_number(t) ? add_number(t, "eb", "value", out(t, "x"))
+                                                : "eb.add_value(x_);") +
+                                      "\n    "}})
+             << a << "s.push_back(eb.Finish());\n  }\n  auto " << a << " = b.CreateVector(" << a
+             << "s);\n";
         add << "  t.add_" << key << "(" << a << ");\n";
         rd << "  " << mem << ".clear();\n  if (const auto* l = " << get
            << ")\n    for (const auto* e : *l) {\n      auto& x = " << mem
@@ -1047,10 +850,11 @@ struct UserFbGlue final : UserGlue {
         wk << "  " << walk_one(t, get) << "\n";
       }
     }
+    flush();
     o << "inline flatbuffers::Offset<m::" << r << "> build(FBB& b, const " << n << "& v) {\n"
-      << pre.str() << "  m::" << r << "::Builder t(b);\n"
-      << add.str() << "  return t.Finish();\n}\ninline void read(const m::" << r << "* p, " << n
-      << "& v) {\n"
+      << maps.str() << pre.str() << "  m::" << r << "::Builder t(b);\n"
+      << in_create_order(std::move(adds))
+      << "  return t.Finish();\n}\ninline void read(const m::" << r << "* p, " << n << "& v) {\n"
       << rd.str() << "}\ninline uint64_t walk(const m::" << r << "* p) {\n  uint64_t s = 0;\n"
       << wk.str() << "  return s;\n}\n";
   }
@@ -1074,6 +878,7 @@ struct UserFbGlue final : UserGlue {
 // Void (list<null> a List(Void) keeping the count).
 struct UserCapnpGlue final : UserGlue {
   using UserGlue::UserGlue;
+  const char* language() const override { return "capnp"; }
   bool optional_lists() const override { return true; }
 
   // The writer's field names of record r, in order (names.py, capnp_names).
@@ -1100,11 +905,11 @@ struct UserCapnpGlue final : UserGlue {
       if (!std::isalpha(static_cast<unsigned char>(name[0]))) name = "f" + name;
       const std::string base = name;
       for (int n = 2; !used.insert(name).second; ++n) name = base + std::to_string(n);
-      out.push_back(GlueFamily::upper_first(name));  // as the accessors spell it
+      out.push_back(upper_first(name));  // as the accessors spell it
     }
     return out;
   }
-  std::string type(const std::string& t) const { return "m::" + GlueFamily::upper_first(t); }
+  std::string type(const std::string& t) const { return "m::" + upper_first(t); }
   void declare(const std::string& r, const std::string& n, std::ostream& o) const override {
     const std::string c = type(r);
     o << "inline void build(" << c << "::Builder p, const " << n << "& v);\ninline void read(" << c
@@ -1133,7 +938,7 @@ struct UserCapnpGlue final : UserGlue {
   std::string read_one(const std::string& t, const std::string& get, const std::string& x) const {
     if (t == "null") return "";
     if (is_record(t)) return "read(" + get + ", " + x + ");";
-    if (t == "string") return x + " = ::sb::glue::str(" + get + ");";
+    if (t == "string") return "::sb::glue::assign(" + x + ", " + get + ");";
     if (t == "bytes") return x + " = ::sb::glue::capnp_blob(" + get + ");";
     return x + " = " + in(t, get) + ";";
   }
@@ -1257,8 +1062,7 @@ struct UserCapnpGlue final : UserGlue {
     body << "namespace " << gns << " {\nnamespace m = " << gen
          << ";\nconstexpr const char* mismatch() {\n"
          << checks.str() << "  return nullptr;\n}\n}  // namespace " << gns << "\n";
-    const std::string n = ns + "::" + ident(message),
-                      c = gen + "::" + GlueFamily::upper_first(message);
+    const std::string n = ns + "::" + ident(message), c = gen + "::" + upper_first(message);
     tail << "template <>\nstruct Capnproto<" << n << "> {\n  static constexpr bool generated = "
          << "true;\n  using type = " << c << ";\n  static void build(type::Builder p, const " << n
          << "& v) {\n    if constexpr (" << gns << "::mismatch() != nullptr)\n      throw "
@@ -1268,24 +1072,6 @@ struct UserCapnpGlue final : UserGlue {
          << "::walk(p); }\n};\n";
   }
 };
-
-std::string glue_header(const std::string& lib, const std::set<std::string>& inc,
-                        const std::string& prelude, const std::string& body,
-                        const std::string& tail) {
-  std::ostringstream o;
-  o << "// Generated by serbench-typegen (runners/cpp/tools/typegen) from the datasets'\n"
-       "// types.json at build time: do not edit. The "
-    << lib
-    << " glue of the built-in families without hand-written glue.\n#pragma once\n\n"
-       "#include <chrono>\n#include <cstdint>\n#include <cstring>\n#include <string>\n#include "
-       "<tuple>\n#include <type_traits>\n\n";
-  for (const auto& h : inc) o << "#include \"" << h << "\"\n";
-  o << "\nnamespace sb {\nnamespace glue {\n"
-    << prelude << "template <class T>\nstruct " << lib
-    << " {\n  static constexpr bool generated = false;\n};\n"
-    << body << tail << "}  // namespace glue\n}  // namespace sb\n";
-  return o.str();
-}
 
 // A `userpb=` / `userthrift=` / `userfbs=` argument (TYPES=INCLUDE=PACKAGE) into `into`; false when
 // malformed (an argument with another prefix is left alone).
@@ -1299,17 +1085,18 @@ bool user_schema_arg(const std::string& arg, const std::string& prefix,
   return true;
 }
 
-// One library's glue header for the user datasets: the datasets whose schema was compiled,
-// their glue and a note per dataset on why it has none.
-struct UserGlueHeader {
+// One library's glue header, of the built-in datasets or of the user datasets: the datasets
+// whose schema was compiled, their glue and a note per dataset on why it has none.
+struct GlueHeader {
   std::map<std::string, std::pair<std::string, std::string>> compiled;  // types -> include, package
   std::map<std::string, std::string> refused;  // types -> why the compiler refused the schema
   std::string trait;                           // the trait the glue specialises
+  bool builtin = false;                        // the built-ins' header (model in namespace sb)
   std::ostringstream body, tail, notes;
   std::set<std::string> inc;
   std::vector<std::string> messages;
 
-  // The glue of one user dataset (its model in `fam`), when its schema was compiled.
+  // The glue of one dataset's message (its model in `fam`), when its schema was compiled.
   template <class Writer>
   void add(const std::string& types_path, const std::string& name, const Family& fam,
            const std::string& message, const ordered_json& schema, const User& u,
@@ -1329,10 +1116,13 @@ struct UserGlueHeader {
     for (size_t k = 0; (k = gen.find('.', k)) != std::string::npos;) gen.replace(k, 1, "::");
     ordered_json types = fam.types;  // and the wrapper record, when the message needs one
     Writer g(types, fam.ns, gen);
+    const ordered_json field_types = schema.value("field_types", ordered_json::object());
+    g.wire_types = field_types.value(g.language(), ordered_json::object());
     std::ostringstream b, t;
     try {
       std::string root = message;
-      if (!g.is_record(message)) root = g.wrapper = UserGlue::wrap(types, message, schema);
+      if (!g.is_record(message))
+        root = g.wrapper = UserGlue::wrap(types, message, schema, !builtin);
       g.write(root, prefix + u.ns, b, t);
       body << b.str();
       tail << t.str();
@@ -1343,10 +1133,30 @@ struct UserGlueHeader {
       notes << "// " << name << ": no glue (" << e.what() << ")\n";
     }
   }
+  // The built-ins' header: the trait's primary template (no glue), `helpers` the glue of
+  // every dataset calls, and the tuple of the glued message types.
+  std::string builtin_text(const std::string& lib, const std::string& helpers) const {
+    std::ostringstream o;
+    o << "// Generated by serbench-typegen (runners/cpp/tools/typegen) from the datasets'\n"
+         "// types.json and the schemas serbench wrote: do not edit. The "
+      << lib << " glue of the\n// built-in datasets' typed models.\n"
+      << notes.str()
+      << "#pragma once\n\n#include <chrono>\n#include <cmath>\n#include <cstdint>\n#include "
+         "<cstring>\n#include <string>\n#include <tuple>\n#include <type_traits>\n\n";
+    for (const auto& h : inc) o << "#include \"" << h << "\"\n";
+    o << "\nnamespace sb {\nnamespace glue {\ntemplate <class T>\nstruct " << trait
+      << " {\n  static constexpr bool generated = false;\n};\n"
+      << helpers << body.str() << tail.str()
+      << "// the glued message types (one reusable message each)\nusing " << trait
+      << "Types = std::tuple<";
+    for (size_t i = 0; i < messages.size(); ++i) o << (i ? ", " : "") << messages[i];
+    o << ">;\n}  // namespace glue\n}  // namespace sb\n";
+    return o.str();
+  }
   // In a header of its own (only the library's file includes it): registering a dataset
   // recompiles that file and the dataset's generated code.
   std::string text(const std::string& lib, const std::string& trait,
-                   const std::string& builtin_header, const std::string& helpers = "") const {
+                   const std::string& builtin_header) const {
     std::ostringstream o;
     o << "// Generated by serbench-typegen (runners/cpp/tools/typegen) from the user datasets'\n"
          "// types files and the schemas the orchestrator wrote: do not edit. The "
@@ -1357,7 +1167,7 @@ struct UserGlueHeader {
       << builtin_header << "\"\n#include \"user_model.h\"\n";
     for (const auto& h : inc) o << "#include \"" << h << "\"\n";
     o << "\nnamespace sb {\nnamespace glue {\n"
-      << helpers << body.str() << tail.str()
+      << body.str() << tail.str()
       << "// the glued user message types (one reusable message each)\nusing User" << trait
       << "Types = std::tuple<";
     for (size_t i = 0; i < messages.size(); ++i) o << (i ? ", " : "") << messages[i];
@@ -1376,17 +1186,18 @@ int main(int argc, char** argv) {
   std::ostringstream builtin_decl, builtin_symbols, user_decl, user_symbols;
   std::vector<Builtin> builtins;
   std::vector<User> users;
-  std::set<std::string> user_ns, handwritten;
-  Glue glue;
-  std::ostringstream glue_notes;
+  std::set<std::string> user_ns;
+  // the built-ins' schemas, compiled by CMake from .serbench/gen/schemas/FAMILY/SNAKE.*
+  GlueHeader pb, th, fb, cp;
+  pb.builtin = th.builtin = fb.builtin = cp.builtin = true;
+  pb.trait = "Protobuf", th.trait = "Thrift", fb.trait = "Flatbuffers", cp.trait = "Capnproto";
   // userpb= / userthrift= / userfbs=TYPES=INCLUDE=PACKAGE: the .proto / .thrift / .fbs of the
   // user dataset whose types file is TYPES (the path of its user= argument), compiled into
   // INCLUDE (its .pb.h / _types.h / _generated.h), declares PACKAGE
-  UserGlueHeader userpb, userth, userfb, usercp;
+  GlueHeader userpb, userth, userfb, usercp;
   usercp.trait = "Capnproto";
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.rfind("handwritten=", 0) == 0) handwritten.insert(arg.substr(12));
     // usercapnperror=TYPES=MESSAGE: CMake found the dataset's .capnp refused by capnp
     if (arg.rfind("usercapnperror=", 0) == 0) {
       const size_t a = arg.find('=', 15);
@@ -1408,9 +1219,9 @@ int main(int argc, char** argv) {
   try {
     for (int i = 2; i < argc; ++i) {
       std::string arg = argv[i];
-      if (arg.rfind("handwritten=", 0) == 0 || arg.rfind("userpb=", 0) == 0 ||
-          arg.rfind("userthrift=", 0) == 0 || arg.rfind("userfbs=", 0) == 0 ||
-          arg.rfind("usercapnp=", 0) == 0 || arg.rfind("usercapnperror=", 0) == 0)
+      if (arg.rfind("userpb=", 0) == 0 || arg.rfind("userthrift=", 0) == 0 ||
+          arg.rfind("userfbs=", 0) == 0 || arg.rfind("usercapnp=", 0) == 0 ||
+          arg.rfind("usercapnperror=", 0) == 0)
         continue;
       size_t a = arg.find('='), b = arg.find('=', a + 1);
       if (a == std::string::npos || b == std::string::npos)
@@ -1425,6 +1236,7 @@ int main(int argc, char** argv) {
       if (kind == "builtin") {
         fam.ns = "::sb";
         const ordered_json& m = j.at("message");
+        const size_t first = builtins.size();
         if (m.is_string()) {
           builtins.push_back({name, camel(name), fam.message(m.get<std::string>(), schema)});
         } else {
@@ -1434,42 +1246,23 @@ int main(int argc, char** argv) {
         for (const auto& [t, d] : fam.types.items()) fam.write_named(t);  // unused ones too
         builtin_decl << "// " << name << " (" << path << ")\n" << fam.ahead() << fam.decl.str();
         builtin_symbols << fam.symbols.str();
-        if (!handwritten.count(name)) {
-          std::string snake = name;
-          std::replace(snake.begin(), snake.end(), '-', '_');
-          GlueFamily gf{{fam.types}, snake};
-          std::vector<std::string> ms;
-          if (m.is_string()) {
-            ms.push_back(m.get<std::string>());
-          } else {
-            for (const auto& [ds, t] : m.items()) ms.push_back(t.get<std::string>());
-          }
-          try {
-            const ordered_json field_types = schema.value("field_types", ordered_json::object());
-            for (const auto& [lang, v] : field_types.items())  // a seed's wire types
-              if (lang != "avro") throw Unsupported("schema.field_types for " + lang);
-            for (const auto& t : ms)
-              if (!gf.is_record(t)) throw Unsupported("message `" + t + "` is not a record");
-            Glue one;
-            gf.write(ms, one);
-            for (auto [to, from] : {std::pair{&glue.pb, &one.pb},
-                                    {&glue.fb, &one.fb},
-                                    {&glue.cp, &one.cp},
-                                    {&glue.th, &one.th},
-                                    {&glue.pb_tail, &one.pb_tail},
-                                    {&glue.fb_tail, &one.fb_tail},
-                                    {&glue.cp_tail, &one.cp_tail},
-                                    {&glue.th_tail, &one.th_tail}})
-              *to << from->str();
-            glue.messages.insert(glue.messages.end(), one.messages.begin(), one.messages.end());
-            glue.pb_inc.insert(one.pb_inc.begin(), one.pb_inc.end());
-            glue.fb_inc.insert(one.fb_inc.begin(), one.fb_inc.end());
-            glue.cp_inc.insert(one.cp_inc.begin(), one.cp_inc.end());
-            glue.th_inc.insert(one.th_inc.begin(), one.th_inc.end());
-            glue_notes << "// " << name << ": generated\n";
-          } catch (const Unsupported& e) {
-            glue_notes << "// " << name << ": no glue (" << e.what() << ")\n";
-          }
+        // the glue of every message, through the writers of the user datasets' glue
+        std::string snake = name;
+        std::replace(snake.begin(), snake.end(), '-', '_');
+        pb.compiled[path] = {snake + ".pb.h", "serbench." + snake};
+        th.compiled[path] = {snake + "_types.h", "serbench_thrift"};
+        fb.compiled[path] = {snake + "_generated.h", "serbench.fbs." + snake};
+        cp.compiled[path] = {snake + ".capnp.h", "serbench.capnp_gen." + snake};
+        for (size_t k = first; k < builtins.size(); ++k) {
+          const std::string message =
+              m.is_string() ? m.get<std::string>() : m.at(builtins[k].dataset).get<std::string>();
+          // one namespace per message (S2's fourth message holds the other three)
+          User u{builtins[k].dataset, snake, builtins[k].type, "", 0};
+          if (!m.is_string()) u.ns += "_" + ident(message);
+          pb.add<UserPbGlue>(path, builtins[k].dataset, fam, message, schema, u, "protobuf_");
+          th.add<UserThriftGlue>(path, builtins[k].dataset, fam, message, schema, u, "thrift_");
+          fb.add<UserFbGlue>(path, builtins[k].dataset, fam, message, schema, u, "flatbuffers_");
+          cp.add<UserCapnpGlue>(path, builtins[k].dataset, fam, message, schema, u, "capnproto_");
         }
       } else if (kind == "user") {
         User u{name, ident(name), "", "", fnv1a(text)};
@@ -1558,12 +1351,7 @@ int main(int argc, char** argv) {
       u << "    case " << i << ":\n      return f(TypeTag<" << users[i].type << ">{});\n";
   u << "    default:\n      return f(TypeTag<Null>{});\n  }\n}\n\n}  // namespace sb\n";
 
-  const std::string dir = argv[1], notes = glue_notes.str();
-  std::string pb_types =
-      "// the glued message types (one reusable message each)\n"
-      "using ProtobufTypes = std::tuple<";
-  for (size_t i = 0; i < glue.messages.size(); ++i) pb_types += (i ? ", " : "") + glue.messages[i];
-  pb_types += ">;\n";
+  const std::string dir = argv[1];
   const std::string num =
       "#ifndef SB_GLUE_TOUCH_NUMBERS  // shared by the flatbuffers and capnproto glue\n"
       "#define SB_GLUE_TOUCH_NUMBERS\n"
@@ -1578,22 +1366,25 @@ int main(int argc, char** argv) {
       num +
       "inline std::string str(const flatbuffers::String* s) {\n"
       "  return s ? s->str() : std::string();\n}\n"
+      "// into the string's own buffer (a decode reuses the capacity of the last one)\n"
+      "inline void assign(std::string& x, const flatbuffers::String* s) {\n"
+      "  if (s)\n    x.assign(s->c_str(), s->size());\n  else\n    x.clear();\n}\n"
       "inline uint64_t touch(const flatbuffers::String* s) {\n"
       "  return s ? s->size() + (s->size() ? static_cast<uint8_t>(s->c_str()[0]) : 0) : 0;\n}\n";
   const std::string cp_pre =
       num +
-      "inline capnp::Text::Reader text(const std::string& s) {\n"
-      "  return capnp::Text::Reader(s.data(), s.size());\n}\n"
       "inline std::string str(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); "
+      "}\n"
+      "inline void assign(std::string& x, capnp::Text::Reader t) { x.assign(t.cStr(), t.size()); "
       "}\n"
       "inline uint64_t touch(capnp::Text::Reader t) {\n"
       "  return t.size() + (t.size() ? static_cast<uint8_t>(t.cStr()[0]) : 0);\n}\n";
-  // what only the user datasets' glue reads: bytes, and Text that refuses a NUL (as the
-  // capnproto-dynamic row does: Cap'n Proto Text cannot hold one)
-  const std::string fb_user =
+  // bytes, and Text that refuses a NUL (as the capnproto-dynamic row does: Cap'n Proto Text
+  // cannot hold one)
+  const std::string fb_bytes =
       "inline uint64_t touch(const flatbuffers::Vector<uint8_t>* v) {\n"
       "  return v && v->size() ? v->size() + v->Get(0) : 0;\n}\n";
-  const std::string cp_user =
+  const std::string cp_bytes =
       "inline capnp::Text::Reader capnp_text(const std::string& s, const char* where) {\n"
       "  if (std::memchr(s.data(), 0, s.size()))\n"
       "    throw ::sb::NotApplicable(std::string(\"capnproto: a string with NUL (Text cannot "
@@ -1610,24 +1401,17 @@ int main(int argc, char** argv) {
                                   userth.text("thrift", "Thrift", "glue_thrift.h")) &&
                  write_if_changed(
                      dir + "/user_glue_flatbuffers.h",
-                     userfb.text("flatbuffers", "Flatbuffers", "glue_flatbuffers.h", fb_user)) &&
-                 write_if_changed(
-                     dir + "/user_glue_capnproto.h",
-                     usercp.text("capnproto", "Capnproto", "glue_capnproto.h", cp_user)) &&
+                     userfb.text("flatbuffers", "Flatbuffers", "glue_flatbuffers.h")) &&
+                 write_if_changed(dir + "/user_glue_capnproto.h",
+                                  usercp.text("capnproto", "Capnproto", "glue_capnproto.h")) &&
                  write_if_changed(dir + "/model.h", o.str()) &&
                  write_if_changed(dir + "/user_model.h", u.str()) &&
-                 write_if_changed(dir + "/glue_protobuf.h",
-                                  glue_header("Protobuf", glue.pb_inc, notes, glue.pb.str(),
-                                              glue.pb_tail.str() + pb_types)) &&
+                 write_if_changed(dir + "/glue_protobuf.h", pb.builtin_text("protobuf", "")) &&
                  write_if_changed(dir + "/glue_flatbuffers.h",
-                                  glue_header("Flatbuffers", glue.fb_inc, notes + fb_pre,
-                                              glue.fb.str(), glue.fb_tail.str())) &&
+                                  fb.builtin_text("flatbuffers", fb_pre + fb_bytes)) &&
                  write_if_changed(dir + "/glue_capnproto.h",
-                                  glue_header("Capnproto", glue.cp_inc, notes + cp_pre,
-                                              glue.cp.str(), glue.cp_tail.str())) &&
-                 write_if_changed(
-                     dir + "/glue_thrift.h",
-                     glue_header("Thrift", glue.th_inc, notes, glue.th.str(), glue.th_tail.str()))
+                                  cp.builtin_text("capnproto", cp_pre + cp_bytes)) &&
+                 write_if_changed(dir + "/glue_thrift.h", th.builtin_text("thrift", ""))
              ? 0
              : 1;
 }
