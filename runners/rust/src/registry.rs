@@ -24,11 +24,6 @@ pub struct Entry {
 
 pub const TYPED_ROW: &str = "a typed row: user datasets run through their generated model";
 
-pub const CAPNP_NO_RUNTIME_SCHEMA: &str = "capnproto: the Rust capnp crate cannot load a schema at \
-     run time (its reflection API needs schemas compiled into the program, capnproto-rust issue \
-     #543), so it cannot read the user dataset's .capnp; use cpp/capnproto-dynamic (capnp \
-     SchemaParser + DynamicStruct)";
-
 /// `make` of a row that runs on user datasets only.
 pub fn user_only(_: Ds) -> Res<Box<dyn CellOps>> {
     Err("user datasets only: the built-in datasets run on the typed row of the same library".into())
