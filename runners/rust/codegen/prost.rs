@@ -247,18 +247,8 @@ pub(super) fn user_prost(
     protoc: &str,
     out: &Path,
 ) -> Result<(String, PbNames), String> {
-    let schema = meta.pointer("/schemas/proto").ok_or(
-        "the dataset's registration has no protobuf schema: register it again with `serbench datasets add`",
-    )?;
-    if let Some(why) = schema.get("unavailable").and_then(J::as_str) {
-        return Err(why.strip_prefix("protobuf: ").unwrap_or(why).to_string());
-    }
-    let file = schema
-        .get("path")
-        .and_then(J::as_str)
-        .ok_or("schemas.proto has no path")?;
-    let path = folder.join(file);
-    println!("cargo:rerun-if-changed={}", path.display());
+    let path = super::registered_schema(folder, meta, "proto", ("protobuf", "protobuf"))?;
+    let file = path.file_name().unwrap_or_default().to_string_lossy();
     let [(_, T::Named(_))] = fam.datasets.as_slice() else {
         return Err("the runner's prost glue carries a record message only; this dataset's message is carried by a wrapper message".into());
     };

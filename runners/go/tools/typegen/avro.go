@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"serbench/internal/model"
 )
@@ -197,7 +198,7 @@ func (g *avroGen) conv(t *model.UType) int {
 			syms[k] = strconv.Quote(s)
 			from += fmt.Sprintf("case %s:\nreturn %d\n", syms[k], k)
 		}
-		fmt.Fprintf(&g.decls, "var avroSymbols%d = [...]string{%s}\n\n", i, joinComma(syms))
+		fmt.Fprintf(&g.decls, "var avroSymbols%d = [...]string{%s}\n\n", i, strings.Join(syms, ", "))
 		to = fmt.Sprintf("return avroSymbols%d[x]", i)
 		from = fmt.Sprintf("switch x {\n%s}\nreturn 0 // hamba/avro reads only the schema's symbols", from)
 	case model.UOptional:
@@ -250,15 +251,4 @@ func (g *avroGen) record(t *model.UType, mt string) {
 		fmt.Fprintf(&g.decls, "%s %s `avro:%q`\n", unique(exported(f.Key), taken), ft, avroName(f.Key))
 	}
 	g.decls.WriteString("}\n\n")
-}
-
-func joinComma(s []string) string {
-	var b bytes.Buffer
-	for i, x := range s {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(x)
-	}
-	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"serbench/internal/model"
 )
@@ -213,7 +214,7 @@ func (e *emitter) modelFile() []byte {
 	writeImports(&b, e.uses)
 	b.WriteString("// msgp (tinylib/msgp) writes msgp_gen.go from this file: records as arrays in field\n// order, date-times as the MessagePack timestamp extension.\n")
 	if len(e.tuples) > 0 {
-		fmt.Fprintf(&b, "//msgp:tuple %s\n", joinSpace(e.tuples))
+		fmt.Fprintf(&b, "//msgp:tuple %s\n", strings.Join(e.tuples, " "))
 	}
 	b.WriteString("//msgp:newtime\n//msgp:timezone utc\n")
 	if len(e.bare) > 0 {
@@ -221,7 +222,7 @@ func (e *emitter) modelFile() []byte {
 		for _, n := range e.bare {
 			names = append(names, e.names[n])
 		}
-		fmt.Fprintf(&b, "//msgp:ignore %s\n", joinSpace(names))
+		fmt.Fprintf(&b, "//msgp:ignore %s\n", strings.Join(names, " "))
 	}
 	b.WriteString("\n")
 	b.Write(e.decls.Bytes())
@@ -235,7 +236,7 @@ func (e *emitter) describe() string {
 	for _, m := range e.p.messages {
 		names = append(names, m.dataset)
 	}
-	return "the dataset(s) " + joinSpace(names)
+	return "the dataset(s) " + strings.Join(names, " ")
 }
 
 // rootName is the named type msgp hangs its methods on for a message that is not a record.
@@ -427,17 +428,6 @@ func writeImports(b *bytes.Buffer, uses map[string]bool) {
 		fmt.Fprintf(b, "\t%q\n", k)
 	}
 	b.WriteString(")\n\n")
-}
-
-func joinSpace(s []string) string {
-	var b bytes.Buffer
-	for i, x := range s {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(x)
-	}
-	return b.String()
 }
 
 // gofmt formats generated source; a formatting error is a generator bug, so the source is
