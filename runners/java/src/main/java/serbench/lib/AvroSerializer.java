@@ -7,10 +7,10 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
@@ -20,6 +20,7 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import serbench.harness.AvroGlue;
 import serbench.harness.Buf;
 import serbench.harness.Codec;
 import serbench.harness.Dataset;
@@ -27,22 +28,11 @@ import serbench.harness.DatasetKind;
 import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.harness.UserTypes;
-import serbench.model.Click;
-import serbench.model.ClickMap;
-import serbench.model.Gender;
-import serbench.model.Pair;
-import serbench.model.SampleData;
-import serbench.model.Test1;
-import serbench.model.Test2;
-import serbench.model.Test3;
-import serbench.model.Test4;
-import serbench.model.TestClass;
-import serbench.model.Viewport;
 
 /**
  * Apache Avro binary encoding with generic records, from the dataset .avsc files (copied onto the
  * classpath at build time). Encode builds the generic records from the model objects; decode builds
- * the model objects from the generic records (both timed).
+ * the model objects from the generic records (both timed), by the glue TypeGen generates.
  */
 public final class AvroSerializer extends Serializer {
   public AvroSerializer() {
@@ -64,128 +54,19 @@ public final class AvroSerializer extends Serializer {
     }
   }
 
-  private static Schema unionMember(Schema union, String name) {
-    for (Schema s : union.getTypes()) {
-      if (s.getName().equals(name)) {
-        return s;
-      }
-    }
-    throw new IllegalArgumentException(name + " not in " + union);
-  }
-
-  private interface To {
-    Object convert(Object m);
-  }
-
-  private interface From {
-    Object convert(Object avro);
-  }
-
+  /**
+   * A built-in dataset: the glue TypeGen generated between its model and generic records of its
+   * family's .avsc ({@link AvroGlue}); without glue (the build said why) the family's .avsc walked
+   * side by side with its types, as for a user dataset, from and to the model's objects.
+   */
   @Override
   public Codec codec(DatasetKind kind) throws Exception {
-    Schema schema;
-    To to;
-    From from;
-    switch (kind.seed) {
-      case ANDROID_USERS:
-        {
-          schema = load("android-users/android_users.avsc");
-          Schema list = schema;
-          Schema item = list.getField("sampleData").schema().getElementType();
-          Schema gender = item.getField("gender").schema();
-          to = m -> sampleList(list, item, gender, m);
-          from = AvroSerializer::fromSampleList;
-          break;
-        }
-      case TEST1:
-      case TEST2:
-      case TEST3:
-      case TEST4:
-        {
-          Schema union = load("pb-vs-msgpack/pb_vs_msgpack.avsc");
-          Schema t1 = unionMember(union, "Test1");
-          Schema t2 = unionMember(union, "Test2");
-          Schema t3 = unionMember(union, "Test3");
-          Schema t4 = unionMember(union, "Test4");
-          switch (kind.seed) {
-            case TEST1:
-              schema = t1;
-              to = m -> test1(t1, (Test1) m);
-              from = a -> fromTest1((GenericRecord) a);
-              break;
-            case TEST2:
-              schema = t2;
-              to = m -> test2(t2, (Test2) m);
-              from = a -> fromTest2((GenericRecord) a);
-              break;
-            case TEST3:
-              schema = t3;
-              to = m -> test3(t3, (Test3) m);
-              from = a -> fromTest3((GenericRecord) a);
-              break;
-            default:
-              schema = t4;
-              to =
-                  m -> {
-                    Test4 t = (Test4) m;
-                    GenericData.Record r = new GenericData.Record(t4);
-                    r.put(0, test1(t1, t.t1));
-                    r.put(1, test2(t2, t.t2));
-                    r.put(2, test3(t3, t.t3));
-                    return r;
-                  };
-              from =
-                  a -> {
-                    GenericRecord r = (GenericRecord) a;
-                    return new Test4(
-                        fromTest1((GenericRecord) r.get(0)),
-                        fromTest2((GenericRecord) r.get(1)),
-                        fromTest3((GenericRecord) r.get(2)));
-                  };
-          }
-          break;
-        }
-      case ONE_MB_DICT:
-        schema = load("one-mb-dict/one_mb_dict.avsc");
-        to = m -> m;
-        from =
-            a -> {
-              HashMap<String, String> d = new HashMap<>();
-              for (Map.Entry<?, ?> e : ((Map<?, ?>) a).entrySet()) {
-                d.put(e.getKey().toString(), e.getValue().toString());
-              }
-              return d;
-            };
-        break;
-      case CLICK_MAPS:
-        {
-          schema = load("click-maps/click_maps.avsc");
-          Schema cm = schema;
-          Schema vp = cm.getField("viewport").schema();
-          Schema click = cm.getField("clicks").schema().getValueType();
-          to = m -> clickMap(cm, vp, click, (ClickMap) m);
-          from = a -> fromClickMap((GenericRecord) a);
-          break;
-        }
-      case LOG_RECORDS:
-        {
-          schema = load("log-records/log_records.avsc");
-          Schema item = schema.getElementType();
-          Schema pair = item.getField("MyProperty5").schema().getElementType();
-          to = m -> log(item, pair, m);
-          from = AvroSerializer::fromLog;
-          break;
-        }
-      default:
-        // Any other built-in: the family's generated .avsc, walked side by side with its types as
-        // for a user dataset, from and to the generated model's objects.
-        return overTree(
-            kind.model(),
-            treeCodec(
-                load(kind.family() + "/" + kind.family().replace('-', '_') + ".avsc"),
-                types(kind).message));
+    Schema avsc = load(kind.family() + "/" + kind.family().replace('-', '_') + ".avsc");
+    AvroGlue glue = kind.glue(AvroGlue.class, "Avro");
+    if (glue == null) {
+      return overTree(kind.model(), treeCodec(avsc, types(kind).message));
     }
-    return codec(schema, to, from);
+    return codec(glue.bind(avsc), glue::toAvro, glue::fromAvro);
   }
 
   @Override
@@ -401,7 +282,8 @@ public final class AvroSerializer extends Serializer {
     }
   }
 
-  private static Codec codec(Schema schema, To toAvro, From fromAvro) {
+  private static Codec codec(
+      Schema schema, UnaryOperator<Object> toAvro, UnaryOperator<Object> fromAvro) {
     GenericDatumWriter<Object> writer = new GenericDatumWriter<>(schema);
     GenericDatumReader<Object> reader = new GenericDatumReader<>(schema);
     return new Codec() {
@@ -411,7 +293,7 @@ public final class AvroSerializer extends Serializer {
       @Override
       public void encode(Object message, Buf out) throws IOException {
         encoder = EncoderFactory.get().directBinaryEncoder(out, encoder);
-        writer.write(toAvro.convert(message), encoder);
+        writer.write(toAvro.apply(message), encoder);
         encoder.flush();
       }
 
@@ -422,165 +304,8 @@ public final class AvroSerializer extends Serializer {
         if (!decoder.isEnd()) {
           throw new IOException("trailing bytes after the message");
         }
-        return fromAvro.convert(a);
+        return fromAvro.apply(a);
       }
     };
-  }
-
-  private static final Gender[] GENDERS = Gender.values();
-
-  @SuppressWarnings("unchecked")
-  private static Object sampleList(Schema list, Schema item, Schema gender, Object m) {
-    List<SampleData> in = (List<SampleData>) m;
-    List<Object> out = new ArrayList<>(in.size());
-    for (SampleData s : in) {
-      GenericData.Record r = new GenericData.Record(item);
-      r.put(0, s.id);
-      r.put(1, s.name);
-      r.put(2, s.age);
-      r.put(3, new GenericData.EnumSymbol(gender, s.gender.name()));
-      r.put(4, s.isMegane);
-      out.add(r);
-    }
-    GenericData.Record l = new GenericData.Record(list);
-    l.put(0, out);
-    return l;
-  }
-
-  private static Object fromSampleList(Object a) {
-    List<?> in = (List<?>) ((GenericRecord) a).get(0);
-    ArrayList<SampleData> out = new ArrayList<>(in.size());
-    for (Object o : in) {
-      GenericRecord r = (GenericRecord) o;
-      out.add(
-          new SampleData(
-              (Long) r.get(0),
-              r.get(1).toString(),
-              (Integer) r.get(2),
-              Gender.valueOf(r.get(3).toString()),
-              (Boolean) r.get(4)));
-    }
-    return out;
-  }
-
-  private static GenericData.Record test1(Schema s, Test1 t) {
-    GenericData.Record r = new GenericData.Record(s);
-    r.put(0, t.a);
-    r.put(1, t.b);
-    return r;
-  }
-
-  private static Test1 fromTest1(GenericRecord r) {
-    return new Test1((Integer) r.get(0), (Integer) r.get(1));
-  }
-
-  private static GenericData.Record test2(Schema s, Test2 t) {
-    GenericData.Record r = new GenericData.Record(s);
-    r.put(0, t.a);
-    r.put(1, t.b);
-    return r;
-  }
-
-  private static Test2 fromTest2(GenericRecord r) {
-    return new Test2((Integer) r.get(0), (Integer) r.get(1));
-  }
-
-  private static GenericData.Record test3(Schema s, Test3 t) {
-    GenericData.Record r = new GenericData.Record(s);
-    r.put(0, t.s);
-    return r;
-  }
-
-  private static Test3 fromTest3(GenericRecord r) {
-    return new Test3(r.get(0).toString());
-  }
-
-  private static Object clickMap(Schema cm, Schema vp, Schema click, ClickMap c) {
-    GenericData.Record v = new GenericData.Record(vp);
-    v.put(0, c.viewport.width);
-    v.put(1, c.viewport.height);
-    HashMap<String, Object> clicks = new HashMap<>();
-    for (Map.Entry<String, Click> e : c.clicks.entrySet()) {
-      Click k = e.getValue();
-      GenericData.Record r = new GenericData.Record(click);
-      r.put(0, k.x);
-      r.put(1, k.y);
-      r.put(2, k.count);
-      r.put(3, k.lastClick);
-      r.put(4, k.selector);
-      clicks.put(e.getKey(), r);
-    }
-    GenericData.Record r = new GenericData.Record(cm);
-    r.put(0, c.url);
-    r.put(1, c.day);
-    r.put(2, v);
-    r.put(3, clicks);
-    return r;
-  }
-
-  private static Object fromClickMap(GenericRecord r) {
-    GenericRecord v = (GenericRecord) r.get(2);
-    HashMap<String, Click> clicks = new HashMap<>();
-    for (Map.Entry<?, ?> e : ((Map<?, ?>) r.get(3)).entrySet()) {
-      GenericRecord k = (GenericRecord) e.getValue();
-      clicks.put(
-          e.getKey().toString(),
-          new Click(
-              (Integer) k.get(0),
-              (Integer) k.get(1),
-              (Integer) k.get(2),
-              (Long) k.get(3),
-              k.get(4).toString()));
-    }
-    return new ClickMap(
-        r.get(0).toString(),
-        r.get(1).toString(),
-        new Viewport((Integer) v.get(0), (Integer) v.get(1)),
-        clicks);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Object log(Schema item, Schema pair, Object m) {
-    List<TestClass> in = (List<TestClass>) m;
-    List<Object> out = new ArrayList<>(in.size());
-    for (TestClass t : in) {
-      List<Object> pairs = new ArrayList<>(t.MyProperty5.size());
-      for (Pair p : t.MyProperty5) {
-        GenericData.Record pr = new GenericData.Record(pair);
-        pr.put(0, p.key);
-        pr.put(1, p.value);
-        pairs.add(pr);
-      }
-      GenericData.Record r = new GenericData.Record(item);
-      r.put(0, t.MyProperty1);
-      r.put(1, t.MyProperty2);
-      r.put(2, t.MyProperty3.toEpochMilli());
-      r.put(3, t.MyProperty4);
-      r.put(4, pairs);
-      out.add(r);
-    }
-    return out;
-  }
-
-  private static Object fromLog(Object a) {
-    List<?> in = (List<?>) a;
-    ArrayList<TestClass> out = new ArrayList<>(in.size());
-    for (Object o : in) {
-      GenericRecord r = (GenericRecord) o;
-      List<?> ps = (List<?>) r.get(4);
-      ArrayList<Pair> pairs = new ArrayList<>(ps.size());
-      for (Object p : ps) {
-        GenericRecord pr = (GenericRecord) p;
-        pairs.add(new Pair(pr.get(0).toString(), pr.get(1).toString()));
-      }
-      out.add(
-          new TestClass(
-              r.get(0).toString(),
-              (Integer) r.get(1),
-              Instant.ofEpochMilli((Long) r.get(2)),
-              (Boolean) r.get(3),
-              pairs));
-    }
-    return out;
   }
 }

@@ -310,11 +310,11 @@ public final class TypeGen {
 
   /**
    * {@code --glue OUT SCHEMAS PROTOC_OUT THRIFT_OUT [DATASETS BUILTIN_SCHEMAS BUILTIN_PROTOC_OUT
-   * BUILTIN_THRIFT_OUT]}, after protoc and thrift: the protobuf and thrift glue of each user
-   * dataset whose .proto / .thrift TypeGen copied to SCHEMAS (with its types file, {@code
-   * types/t<sha>.json}) and the compiler turned into Java, and of each built-in message of DATASETS
-   * (class {@code serbench.model.<BuiltinModels.GLUE name><Protobuf|Thrift>}). A dataset it cannot
-   * write glue for keeps the reflective conversion (said on stderr).
+   * BUILTIN_THRIFT_OUT [SEEDS_PROTOC_OUT]]}, after protoc and thrift: the protobuf and thrift glue
+   * of each user dataset whose .proto / .thrift TypeGen copied to SCHEMAS (with its types file,
+   * {@code types/t<sha>.json}) and the compiler turned into Java, and of each built-in message of
+   * DATASETS (class {@code serbench.model.<BuiltinModels.GLUE name><Protobuf|Thrift>}). A dataset
+   * it cannot write glue for keeps the reflective conversion (said on stderr).
    */
   private static void schemaGlue(String[] args) throws Exception {
     Path out = Path.of(args[1]);
@@ -351,18 +351,28 @@ public final class TypeGen {
     }
     if (args.length > 5) {
       builtinGlue(
-          Path.of(args[5]), Path.of(args[6]), Path.of(args[7]), Path.of(args[8]), out, written);
+          Path.of(args[5]),
+          Path.of(args[6]),
+          Path.of(args[7]),
+          Path.of(args[8]),
+          args.length > 9 ? Path.of(args[9]) : null,
+          out,
+          written);
     }
     prune(out, written);
     System.out.println("typegen: " + written.size() + " glue files in " + out);
   }
 
-  /** The glue of every built-in message, from its family's types.json and generated schemas. */
+  /**
+   * The glue of every built-in message, from its family's types.json and generated schemas; with
+   * {@code seedsProtocOut} (protoc 2.6.1's Java, seeds/pom.xml) that of the protobuf@2.6.1 row too.
+   */
   private static void builtinGlue(
       Path datasets,
       Path schemas,
       Path protocOut,
       Path thriftOut,
+      Path seedsProtocOut,
       Path out,
       Map<String, String> written)
       throws Exception {
@@ -405,13 +415,15 @@ public final class TypeGen {
               name + "Thrift",
               out,
               written);
+          BuiltinGlue.write(
+              m, e.getValue(), name, schemas.resolve(family), seedsProtocOut, out, written);
         }
       }
     }
   }
 
   /** A .proto's {@code option NAME = "value";}, or "" without one. */
-  private static String option(String proto, String name) {
+  static String option(String proto, String name) {
     Matcher o = Pattern.compile("(?m)^option " + name + " = \"([^\"]*)\";").matcher(proto);
     return o.find() ? o.group(1) : "";
   }
@@ -433,10 +445,7 @@ public final class TypeGen {
       Path out,
       Map<String, String> written)
       throws IOException {
-    String root =
-        m.defs.path(msg).has("record")
-            ? msg
-            : m.root.path("schema").path("root").path(0).asText("Root");
+    String root = rootMessage(m, msg);
     String dir = m.pkg.replace('.', '/') + "/";
     if (proto != null && protoJava != null && Files.isRegularFile(protoJava)) {
       try {
@@ -459,8 +468,15 @@ public final class TypeGen {
     }
   }
 
+  /** The root message or struct of {@code msg}: the record, or the types file's schema.root. */
+  static String rootMessage(Model m, String msg) {
+    return m.defs.path(msg).has("record")
+        ? msg
+        : m.root.path("schema").path("root").path(0).asText("Root");
+  }
+
   /** The one schema file ending in {@code ext} in {@code dir}, or null. */
-  private static Path schemaFile(Path dir, String ext) throws IOException {
+  static Path schemaFile(Path dir, String ext) throws IOException {
     if (!Files.isDirectory(dir)) {
       return null;
     }
@@ -1356,14 +1372,22 @@ public final class TypeGen {
     /** proto2's enum fields have no int accessors ({@code setXValue}): they take the enum. */
     private final boolean proto2;
 
+    /**
+     * The package prefix the seeds' build moved protoc 2.6.1's classes and runtime under ("" for
+     * today's protobuf-java): that version's API and {@code harness.Protobuf2Glue}.
+     */
+    private final String relocated;
+
     ProtobufGlue(Model m, String proto, String javaSource) {
+      this(m, proto, javaSource, option(proto, "java_package"), "");
+    }
+
+    /** {@code javaPackage}: where the classes of protoc's output are (relocated or not). */
+    ProtobufGlue(Model m, String proto, String javaSource, String javaPackage, String relocated) {
       super(
-          m,
-          option(proto, "java_package") + "." + option(proto, "java_outer_classname") + ".",
-          "message",
-          "m",
-          "p");
+          m, javaPackage + "." + option(proto, "java_outer_classname") + ".", "message", "m", "p");
       this.javaSource = javaSource;
+      this.relocated = relocated;
       this.proto2 = proto.contains("syntax = \"proto2\";");
       parse(
           proto,
@@ -1385,17 +1409,18 @@ public final class TypeGen {
         }
       }
       String p = prefix + rootMessage;
+      String rt = relocated + "com.google.protobuf.";
       StringBuilder b = new StringBuilder(m.header());
       b.append("/** Between the typed model and protoc's classes of this dataset's .proto. */\n");
-      b.append("public final class ").append(name);
-      b.append(" implements serbench.harness.ProtobufGlue {\n");
-      b.append("  private static final com.google.protobuf.Parser<").append(p);
-      b.append("> PARSER = ").append(p).append(".parser();\n\n");
-      b.append("  @java.lang.Override\n  public com.google.protobuf.MessageLite toProto(");
+      b.append("public final class ").append(name).append(" implements serbench.harness.");
+      b.append(relocated.isEmpty() ? "ProtobufGlue {\n" : "Protobuf2Glue {\n");
+      b.append("  private static final ").append(rt).append("Parser<").append(p);
+      b.append("> PARSER = ").append(p).append(relocated.isEmpty() ? ".parser()" : ".PARSER");
+      b.append(";\n\n  @java.lang.Override\n  public ").append(rt).append("MessageLite toProto(");
       b.append("java.lang.Object x) {\n    return m").append(rootMessage).append("((");
       b.append(rootJava).append(") x);\n  }\n\n  @java.lang.Override\n");
       b.append("  public java.lang.Object fromProto(byte[] buf, int off, int len)\n");
-      b.append("      throws com.google.protobuf.InvalidProtocolBufferException {\n");
+      b.append("      throws ").append(rt).append("InvalidProtocolBufferException {\n");
       b.append("    return r").append(rootMessage).append("(PARSER.parseFrom(buf, off, len));\n");
       b.append("  }\n");
       return b.append(methods).append("}\n").toString();
@@ -1503,7 +1528,7 @@ public final class TypeGen {
         case "timestamp_ms":
           return e + ".toEpochMilli()";
         case "bytes":
-          return "com.google.protobuf.ByteString.copyFrom(" + e + ")";
+          return relocated + "com.google.protobuf.ByteString.copyFrom(" + e + ")";
         case "int32":
         case "int64":
         case "uint64":
@@ -1513,9 +1538,15 @@ public final class TypeGen {
           return e;
         default:
           if (m.isEnum(t)) {
-            return proto2
-                ? prefix + protoType + ".forNumber(" + e + ".ordinal())"
-                : e + ".ordinal()";
+            if (!proto2) {
+              return e + ".ordinal()";
+            }
+            // protobuf-java 2.6.1 has valueOf(int) only
+            return prefix
+                + protoType
+                + (relocated.isEmpty() ? ".forNumber(" : ".valueOf(")
+                + e
+                + ".ordinal())";
           }
           if (!m.defs.path(t).has("record")) {
             throw new IllegalArgumentException(t + " has no protobuf type");
@@ -2644,5 +2675,423 @@ public final class TypeGen {
       }
       return b.append("}\n").toString();
     }
+  }
+}
+
+/**
+ * The built-in messages' glue for the avro and protobuf@2.6.1 rows (after TypeGen's protobuf and
+ * thrift glue in {@code --glue}): {@code serbench.model.<Id>Avro} from the family's .avsc, and
+ * {@code <Id>Protobuf2} where the seeds' build ran protoc 2.6.1 on the family's (proto2) .proto.
+ */
+final class BuiltinGlue {
+  private BuiltinGlue() {}
+
+  /** seeds/pom.xml relocates protobuf-java 2.6.1 and protoc's {@code serbench.*} classes here. */
+  private static final String SEEDS_PROTOBUF = "serbench.seeds.protobuf261.";
+
+  static void write(
+      TypeGen.Model m,
+      String msg,
+      String name,
+      Path schemaDir,
+      Path seedsProtocOut,
+      Path out,
+      Map<String, String> written)
+      throws IOException {
+    String dir = m.pkg.replace('.', '/') + "/";
+    Path avsc = TypeGen.schemaFile(schemaDir, ".avsc");
+    if (avsc != null) {
+      try {
+        org.apache.avro.Schema s = new org.apache.avro.Schema.Parser().parse(avsc.toFile());
+        TypeGen.put(
+            out, dir + name + "Avro.java", new AvroGlue(m).source(name + "Avro", s, msg), written);
+      } catch (IllegalArgumentException | org.apache.avro.SchemaParseException e) {
+        System.err.println("typegen: no avro glue for " + avsc + ": " + e.getMessage());
+      }
+    }
+    Path proto = TypeGen.schemaFile(schemaDir, ".proto");
+    if (proto == null || seedsProtocOut == null) {
+      return;
+    }
+    String text = Files.readString(proto);
+    String pkg = TypeGen.option(text, "java_package");
+    Path java =
+        seedsProtocOut.resolve(
+            pkg.replace('.', '/') + "/" + TypeGen.option(text, "java_outer_classname") + ".java");
+    if (!Files.isRegularFile(java) || !pkg.startsWith("serbench.")) {
+      return; // protoc 2.6.1 compiles the proto2 schemas only
+    }
+    try {
+      String src =
+          new TypeGen.ProtobufGlue(
+                  m,
+                  text,
+                  Files.readString(java),
+                  SEEDS_PROTOBUF + pkg.substring("serbench.".length()),
+                  SEEDS_PROTOBUF)
+              .source(name + "Protobuf2", TypeGen.rootMessage(m, msg), msg);
+      TypeGen.put(out, dir + name + "Protobuf2.java", src, written);
+    } catch (IllegalArgumentException e) {
+      System.err.println("typegen: no protobuf@2.6.1 glue for " + proto + ": " + e.getMessage());
+    }
+  }
+}
+
+/**
+ * Plain Java between a built-in message's typed model and Avro generic records of its family's
+ * .avsc (a {@code harness.AvroGlue}), instead of a walk over the typed generic tree: the types and
+ * the parsed schema side by side, field k of a record being the schema's field k. The schema says
+ * what the bytes are (types.json's {@code schema} already shaped it: {@code avro_root} wraps a
+ * message that is not a record in the root record's one field, {@code field_types.avro} narrows a
+ * uint32 to an Avro int, written as its 32 bits); an optional is a union with null, an enum its
+ * symbol (the same order as types.json's), timestamp_ms a long, bytes a ByteBuffer. A list or map
+ * whose values Avro takes as they are is passed on, not copied; a converted map is a HashMap, as
+ * the hand-written conversion had it. Anything else throws (the row then keeps the generic walk).
+ */
+final class AvroGlue {
+  private static final String GD = "org.apache.avro.generic.GenericData";
+  private final TypeGen.Model m;
+  private final StringBuilder fields = new StringBuilder();
+  private final StringBuilder init = new StringBuilder();
+  private final StringBuilder methods = new StringBuilder();
+  private final Set<String> done = new HashSet<>();
+  private int helpers;
+
+  AvroGlue(TypeGen.Model m) {
+    this.m = m;
+  }
+
+  /** The glue's source: class {@code name} for message type {@code msg} of the .avsc {@code s}. */
+  String source(String name, org.apache.avro.Schema avsc, String msg) {
+    org.apache.avro.Schema s = avsc;
+    String se = "avsc";
+    boolean wrapped = false;
+    if (s.getType() == org.apache.avro.Schema.Type.UNION) {
+      int i = 0;
+      while (i < s.getTypes().size() && !s.getTypes().get(i).getName().equals(msg)) {
+        i++;
+      }
+      if (i == s.getTypes().size()) {
+        throw new IllegalArgumentException("the .avsc's union has no " + msg);
+      }
+      s = s.getTypes().get(i);
+      se = "avsc.getTypes().get(" + i + ")";
+    } else if (!m.defs.path(msg).has("record")
+        && s.getType() == org.apache.avro.Schema.Type.RECORD
+        && s.getFields().size() == 1) {
+      wrapped = true; // types.json's avro_root: the message is the root record's one field
+    }
+    String javaType = m.javaType(msg, true);
+    fields.append("  private org.apache.avro.Schema root;\n");
+    init.append("    root = ").append(se).append(";\n");
+    String to;
+    String from;
+    if (wrapped) {
+      org.apache.avro.Schema f = s.getFields().get(0).schema();
+      to =
+          "    "
+              + GD
+              + ".Record w = new "
+              + GD
+              + ".Record(root);\n    w.put(0, "
+              + to(msg, f, "root.getFields().get(0).schema()", "x")
+              + ");\n    return w;\n";
+      from =
+          "    return "
+              + from(
+                  msg,
+                  f,
+                  "root.getFields().get(0).schema()",
+                  "((org.apache.avro.generic.IndexedRecord) a).get(0)")
+              + ";\n";
+    } else {
+      to = "    return " + to(msg, s, "root", "x") + ";\n";
+      from = "    return " + from(msg, s, "root", "a") + ";\n";
+    }
+    StringBuilder b = new StringBuilder();
+    b.append(
+        "// Generated by serbench.typegen.TypeGen from types.json and the .avsc: do not edit.\n");
+    b.append("package ").append(m.pkg).append(";\n\n");
+    b.append("/** Between the typed model and Avro generic records of this dataset's .avsc. */\n");
+    b.append("public final class ")
+        .append(name)
+        .append(" implements serbench.harness.AvroGlue {\n");
+    b.append(fields);
+    b.append("\n  @java.lang.Override\n  public org.apache.avro.Schema bind(");
+    b.append("org.apache.avro.Schema avsc) {\n").append(init).append("    return root;\n  }\n");
+    b.append("\n  @java.lang.Override\n  @java.lang.SuppressWarnings(\"unchecked\")\n");
+    b.append("  public java.lang.Object toAvro(java.lang.Object m) {\n");
+    b.append("    ").append(javaType).append(" x = (").append(javaType).append(") m;\n");
+    b.append(to).append("  }\n");
+    b.append("\n  @java.lang.Override\n  public java.lang.Object fromAvro(java.lang.Object a) {\n");
+    b.append(from).append("  }\n");
+    return b.append(methods).append("}\n").toString();
+  }
+
+  private static IllegalArgumentException mismatch(String t, org.apache.avro.Schema s) {
+    return new IllegalArgumentException(t + " does not match the schema's " + s.getType());
+  }
+
+  /** Whether Avro's writer takes the model's value of {@code t} as it is for {@code s}. */
+  private boolean same(String t, org.apache.avro.Schema s) {
+    switch (s.getType()) {
+      case INT:
+        return t.equals("int32");
+      case LONG:
+        return t.equals("int64") || t.equals("uint64");
+      case FLOAT:
+        return t.equals("float32");
+      case DOUBLE:
+        return t.equals("float64");
+      case BOOLEAN:
+        return t.equals("bool");
+      case STRING:
+        return t.equals("string");
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Expression: the model's value {@code x} of {@code t} as Avro's writer takes it for {@code s}.
+   */
+  private String to(String t, org.apache.avro.Schema s, String se, String x) {
+    if (s.getType() == org.apache.avro.Schema.Type.UNION) {
+      int i = nonNull(t, s);
+      String in = TypeGen.Model.inner(t, "optional<");
+      return x + " == null ? null : " + to(in, s.getTypes().get(i), branch(se, i), x);
+    }
+    if (t.startsWith("optional<")) {
+      throw new IllegalArgumentException(t + " needs a union with null, not " + s.getType());
+    }
+    if (t.startsWith("list<")) {
+      if (s.getType() != org.apache.avro.Schema.Type.ARRAY) {
+        throw mismatch(t, s);
+      }
+      String el = TypeGen.Model.inner(t, "list<");
+      if (same(el, s.getElementType())) {
+        return x;
+      }
+      String elem = to(el, s.getElementType(), se + ".getElementType()", "e");
+      String h = "wl" + helpers++;
+      String elJava = m.javaType(el, true);
+      methods.append("\n  private java.util.List<java.lang.Object> ").append(h).append("(");
+      methods.append("java.util.List<").append(elJava).append("> l) {\n");
+      methods.append("    java.util.ArrayList<java.lang.Object> a = new java.util.ArrayList<>");
+      methods.append("(l.size());\n    for (").append(elJava).append(" e : l) {\n      a.add(");
+      methods.append(elem).append(");\n    }\n    return a;\n  }\n");
+      return h + "(" + x + ")";
+    }
+    if (t.startsWith("map<")) {
+      if (s.getType() != org.apache.avro.Schema.Type.MAP) {
+        throw mismatch(t, s);
+      }
+      String v = TypeGen.Model.mapValue(t);
+      if (same(v, s.getValueType())) {
+        return x;
+      }
+      String value = to(v, s.getValueType(), se + ".getValueType()", "e.getValue()");
+      String h = "wm" + helpers++;
+      String vJava = m.javaType(v, true);
+      methods.append("\n  private java.util.Map<java.lang.String, java.lang.Object> ").append(h);
+      methods.append("(java.util.Map<java.lang.String, ").append(vJava).append("> m) {\n");
+      methods.append("    java.util.HashMap<java.lang.String, java.lang.Object> a =");
+      methods.append(
+          " new java.util.HashMap<>();\n    for (java.util.Map.Entry<java.lang.String, ");
+      methods.append(vJava).append("> e : m.entrySet()) {\n      a.put(e.getKey(), ");
+      methods.append(value).append(");\n    }\n    return a;\n  }\n");
+      return h + "(" + x + ")";
+    }
+    if (m.isEnum(t)) {
+      return enumSymbols(t, s, se) + "[" + x + ".ordinal()]";
+    }
+    if (m.defs.path(t).has("record")) {
+      record(t, s, se);
+      return "w" + m.named(t) + "(" + x + ")";
+    }
+    if (same(t, s)) {
+      return x;
+    }
+    switch (t + " " + s.getType()) {
+      case "uint32 INT":
+        return "(int) (long) " + x;
+      case "int32 LONG":
+      case "uint32 LONG":
+        return "(long) " + x;
+      case "timestamp_ms LONG":
+        return x + ".toEpochMilli()";
+      case "bigint STRING":
+        return x + ".toString()";
+      case "bytes BYTES":
+        return "java.nio.ByteBuffer.wrap(" + x + ")";
+      case "null NULL":
+        return "null";
+      default:
+        throw mismatch(t, s);
+    }
+  }
+
+  /** Expression: Avro's decoded value {@code a} for {@code s} as the model's value of {@code t}. */
+  private String from(String t, org.apache.avro.Schema s, String se, String a) {
+    if (s.getType() == org.apache.avro.Schema.Type.UNION) {
+      int i = nonNull(t, s);
+      String in = TypeGen.Model.inner(t, "optional<");
+      String v = from(in, s.getTypes().get(i), branch(se, i), a);
+      return a + " == null ? null : (" + m.javaType(in, true) + ") " + v;
+    }
+    if (t.startsWith("list<")) {
+      String el = TypeGen.Model.inner(t, "list<");
+      String elem = from(el, s.getElementType(), se + ".getElementType()", "e");
+      String h = "rl" + helpers++;
+      String elJava = m.javaType(el, true);
+      methods.append("\n  private java.util.List<").append(elJava).append("> ").append(h);
+      methods.append("(java.lang.Object o) {\n    java.util.List<?> l = (java.util.List<?>) o;\n");
+      methods.append("    java.util.ArrayList<").append(elJava).append("> r = new ");
+      methods.append("java.util.ArrayList<>(l.size());\n    for (java.lang.Object e : l) {\n");
+      methods.append("      r.add(").append(elem).append(");\n    }\n    return r;\n  }\n");
+      return h + "(" + a + ")";
+    }
+    if (t.startsWith("map<")) {
+      String v = TypeGen.Model.mapValue(t);
+      String value = from(v, s.getValueType(), se + ".getValueType()", "e.getValue()");
+      String h = "rm" + helpers++;
+      String vJava = m.javaType(v, true);
+      methods.append("\n  private java.util.Map<java.lang.String, ").append(vJava).append("> ");
+      methods.append(h).append("(java.lang.Object o) {\n    java.util.HashMap<java.lang.String, ");
+      methods.append(vJava).append("> r = new java.util.HashMap<>();\n");
+      methods.append(
+          "    for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) o).entrySet())");
+      methods
+          .append(" {\n      r.put(e.getKey().toString(), ")
+          .append(value)
+          .append(");\n    }\n    return r;\n  }\n");
+      return h + "(" + a + ")";
+    }
+    if (m.isEnum(t)) {
+      String c = m.named(t);
+      enumSymbols(t, s, se);
+      return "V_" + c + "[S_" + c + ".getEnumOrdinal(" + a + ".toString())]";
+    }
+    if (m.defs.path(t).has("record")) {
+      record(t, s, se);
+      return "r" + m.named(t) + "(" + a + ")";
+    }
+    switch (t + " " + s.getType()) {
+      case "int32 INT":
+        return "(java.lang.Integer) " + a;
+      case "uint32 INT":
+        return "java.lang.Integer.toUnsignedLong((java.lang.Integer) " + a + ")";
+      case "int32 LONG":
+        return "((java.lang.Long) " + a + ").intValue()";
+      case "uint32 LONG":
+      case "int64 LONG":
+      case "uint64 LONG":
+        return "(java.lang.Long) " + a;
+      case "timestamp_ms LONG":
+        return "java.time.Instant.ofEpochMilli((java.lang.Long) " + a + ")";
+      case "float32 FLOAT":
+        return "(java.lang.Float) " + a;
+      case "float64 DOUBLE":
+        return "(java.lang.Double) " + a;
+      case "bool BOOLEAN":
+        return "(java.lang.Boolean) " + a;
+      case "string STRING":
+        return a + ".toString()";
+      case "bigint STRING":
+        return "new java.math.BigInteger(" + a + ".toString())";
+      case "bytes BYTES":
+        if (done.add("bytes")) {
+          methods.append("\n  private static byte[] bytes(java.lang.Object o) {\n");
+          methods.append("    java.nio.ByteBuffer b = ((java.nio.ByteBuffer) o).duplicate();\n");
+          methods.append("    byte[] out = new byte[b.remaining()];\n    b.get(out);\n");
+          methods.append("    return out;\n  }\n");
+        }
+        return "bytes(" + a + ")";
+      case "null NULL":
+        return "null";
+      default:
+        throw mismatch(t, s);
+    }
+  }
+
+  private static int nonNull(String t, org.apache.avro.Schema s) {
+    List<org.apache.avro.Schema> b = s.getTypes();
+    if (!t.startsWith("optional<") || b.size() != 2) {
+      throw new IllegalArgumentException(t + " does not match the union " + s);
+    }
+    return b.get(0).getType() == org.apache.avro.Schema.Type.NULL ? 1 : 0;
+  }
+
+  private static String branch(String se, int i) {
+    return se + ".getTypes().get(" + i + ")";
+  }
+
+  /**
+   * The field holding enum {@code t}'s symbols by model ordinal ({@code A_<Enum>}), with its schema
+   * ({@code S_}) and the model's constants ({@code V_}), written once.
+   */
+  private String enumSymbols(String t, org.apache.avro.Schema s, String se) {
+    String c = m.named(t);
+    if (s.getType() != org.apache.avro.Schema.Type.ENUM) {
+      throw mismatch(t, s);
+    }
+    List<String> symbols = new ArrayList<>();
+    m.defs.get(t).get("enum").forEach(n -> symbols.add(n.asText()));
+    if (!symbols.equals(s.getEnumSymbols())) {
+      throw new IllegalArgumentException("enum " + t + "'s symbols differ from the schema's");
+    }
+    if (done.add("enum " + t)) {
+      fields.append("  private org.apache.avro.Schema S_").append(c).append(";\n");
+      fields.append("  private ").append(GD).append(".EnumSymbol[] A_").append(c).append(";\n");
+      fields.append("  private static final ").append(c).append("[] V_").append(c);
+      fields.append(" = ").append(c).append(".values();\n");
+      init.append("    S_").append(c).append(" = ").append(se).append(";\n");
+      init.append("    A_").append(c).append(" = new ").append(GD).append(".EnumSymbol[");
+      init.append(symbols.size()).append("];\n    for (int i = 0; i < A_").append(c);
+      init.append(".length; i++) {\n      A_").append(c).append("[i] = new ").append(GD);
+      init.append(".EnumSymbol(S_").append(c).append(", S_").append(c);
+      init.append(".getEnumSymbols().get(i));\n    }\n");
+    }
+    return "A_" + c;
+  }
+
+  /** Writes, once, {@code w<Record>} and {@code r<Record>} between the record and its schema. */
+  private void record(String t, org.apache.avro.Schema s, String se) {
+    String c = m.named(t);
+    if (!done.add(t)) {
+      return;
+    }
+    List<String> exprs = m.fieldExprs(t);
+    List<String> types = m.fieldTypes(t);
+    if (s.getType() != org.apache.avro.Schema.Type.RECORD || s.getFields().size() != types.size()) {
+      throw mismatch(t, s);
+    }
+    fields.append("  private org.apache.avro.Schema s").append(c).append(";\n");
+    init.append("    s").append(c).append(" = ").append(se).append(";\n");
+    StringBuilder w = new StringBuilder();
+    StringBuilder r = new StringBuilder();
+    for (int k = 0; k < types.size(); k++) {
+      org.apache.avro.Schema f = s.getFields().get(k).schema();
+      String fe = "s" + c + ".getFields().get(" + k + ").schema()";
+      w.append("    a.put(").append(k).append(", ");
+      w.append(to(types.get(k), f, fe, exprs.get(k))).append(");\n");
+      r.append("    ").append(exprs.get(k)).append(" = ");
+      r.append(from(types.get(k), f, fe, "a.get(" + k + ")")).append(";\n");
+    }
+    methods.append("\n  private ").append(GD).append(".Record w").append(c).append("(");
+    methods.append(c).append(" r) {\n    ").append(GD).append(".Record a = new ").append(GD);
+    methods.append(".Record(s").append(c).append(");\n").append(w).append("    return a;\n  }\n");
+    methods
+        .append("\n  private ")
+        .append(c)
+        .append(" r")
+        .append(c)
+        .append("(java.lang.Object o) {\n");
+    methods.append("    org.apache.avro.generic.IndexedRecord a = ");
+    methods
+        .append("(org.apache.avro.generic.IndexedRecord) o;\n    ")
+        .append(c)
+        .append(" r = new ");
+    methods.append(c).append("();\n").append(r).append("    return r;\n  }\n");
   }
 }
