@@ -168,7 +168,9 @@ def test_the_nulls_tails_are_fitted_to_the_cells() -> None:
     heavy = compare.fit_tails(list(np.abs(rng.standard_t(6, 3000))))
     assert 4 < heavy < 9
     assert compare.fit_tails(list(np.abs(rng.standard_normal(3000)))) > 50  # about normal
-    assert compare.fit_tails(list(np.abs(rng.standard_t(3, 100)))) == float("inf")
+    too_few = compare.MIN_CELLS_FOR_TAILS - 1
+    assert compare.fit_tails(list(np.abs(rng.standard_t(3, too_few)))) == float("inf")
+    assert compare.fit_tails(list(np.abs(rng.standard_t(3, 40)))) < 10  # a small comparison
 
     def cell() -> compare.CellComparison:
         return compare.CellComparison(

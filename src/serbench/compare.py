@@ -60,7 +60,7 @@ MIN_CELLS_FOR_INFLATION = 8  # fewer tested cells: the factor is not estimated (
 MEDIAN_CHI2_1 = 0.454936  # median of a chi-square with one degree of freedom
 MIN_CELLS_FOR_PRIOR = 8  # fewer cells of a runner with a process variance: no prior
 ALPHA = 0.05  # the gate's false discovery rate over all tested cells
-MIN_CELLS_FOR_TAILS = 200  # fewer tested cells: the null's tails are not fitted (normal)
+MIN_CELLS_FOR_TAILS = 30  # fewer tested cells: the null's tails are not fitted (normal)
 TAIL_DF_RANGE = (3.0, 1000.0)  # the fitted df's bounds; the upper one is the normal
 
 VERDICTS = ("faster", "slower", "no difference", "no verdict", "added", "removed")
