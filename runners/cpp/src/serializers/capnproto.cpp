@@ -15,6 +15,45 @@
 
 namespace sb {
 namespace {
+// Cap'n Proto Text cannot hold U+0000. The rows look for one once, when the cell is prepared
+// (`reject`), so the timed encode does not: true when v holds a string or map key with NUL,
+// `at` then its path below v and `key` whether it is a key.
+template <class T>
+bool nul_at(const T& v, std::string& at, bool& key) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v.find('\0') != std::string::npos;
+  } else if constexpr (is_optional<T>::value) {
+    return v && nul_at(*v, at, key);
+  } else if constexpr (std::is_same_v<T, Blob>) {
+    return false;  // Data holds any byte
+  } else if constexpr (is_vector<T>::value) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (nul_at(v[i], at, key)) {
+        at.insert(0, "[" + std::to_string(i) + "]");
+        return true;
+      }
+    }
+    return false;
+  } else if constexpr (is_map<T>::value) {
+    for (const auto& [k, x] : v) {
+      key = k.find('\0') != std::string::npos;
+      if (key || nul_at(x, at, key)) {
+        at.insert(0, key_path(k));
+        return true;
+      }
+    }
+    return false;
+  } else if constexpr (is_record_v<T>) {
+    bool found = false;
+    for_each_field(v, [&](const char* name, const auto& m) {
+      if (!found && nul_at(m, at, key)) found = true, at.insert(0, key_path(name));
+    });
+    return found;
+  } else {
+    return false;  // numbers, enums, timestamps
+  }
+}
+
 struct Full {
   static std::string reason(DatasetId id) {
     return std::string(
@@ -25,6 +64,14 @@ struct Full {
   // user datasets (typed model): the dataset's .capnp must be available (else the
   // orchestrator's reason) and compiled with glue generated for the model
   std::string configure(const UserTypes& u) { return u.schema_unavailable("capnp", "capnproto"); }
+  template <class T, class = typename glue::Capnproto<T>::type>
+  std::string reject(const T& v) {
+    std::string at;
+    bool key = false;
+    if (!nul_at(v, at, key)) return "";
+    return std::string("capnproto: a ") + (key ? "key" : "string") +
+           " with NUL (Text cannot hold it) at $" + at;
+  }
   std::vector<capnp::word> aligned;  // reused for unaligned frames
   // First segment reused across messages (Cap'n Proto's documented pattern: the builder
   // zeroes the used part again when it is destroyed); larger messages add segments.

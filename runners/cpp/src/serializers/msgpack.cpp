@@ -1,5 +1,6 @@
-// msgpack-c (C++): the seed's layout — records as arrays in field order, enum as ordinal,
-// timestamps as int64 ms, S2 Test3 as a bare str. Two rows:
+// msgpack-c (C++): the positional layout the python, node and go runners share — records as
+// arrays in field order, a record of one field as that field's bare value, enum as ordinal,
+// timestamps as int64 ms. Two rows:
 //   msgpack          unpack (strings referenced) + convert into owning native structs
 //   msgpack-zerocopy unpack into a reused zone; str objects point into the input buffer
 #include <cstring>
@@ -16,6 +17,15 @@ struct Writer {
   void write(const char* p, size_t n) { append(*out, p, n); }
 };
 using Packer = msgpack::packer<Writer>;
+
+// A record of one field is written as that field's value, not an array of one (S2's string
+// message is a bare str, 8,195 B, as in the seed).
+template <class T>
+constexpr bool bare_record_v = field_count<T>() == 1;
+template <class T>
+auto& only_field(T& v) {
+  return v.*(std::get<0>(std::remove_const_t<T>::fields()).ptr);
+}
 
 template <class T>
 void pack(Packer& pk, const T& v) {
@@ -34,14 +44,14 @@ void pack(Packer& pk, const T& v) {
     pk.pack_str_body(v.data(), static_cast<uint32_t>(v.size()));
   } else if constexpr (is_timestamp_v<T>) {
     pk.pack(static_cast<int64_t>(v.time_since_epoch().count()));
-  } else if constexpr (std::is_same_v<T, Test3>) {
-    pack(pk, v.s);  // the seed wrote Test3 as a bare string
   } else if constexpr (is_vector<T>::value) {
     pk.pack_array(static_cast<uint32_t>(v.size()));
     for (const auto& x : v) pack(pk, x);
   } else if constexpr (is_map<T>::value) {
     pk.pack_map(static_cast<uint32_t>(v.size()));
     for (const auto& [k, x] : v) pack(pk, k), pack(pk, x);
+  } else if constexpr (bare_record_v<T>) {
+    pack(pk, only_field(v));
   } else {
     pk.pack_array(static_cast<uint32_t>(field_count<T>()));
     for_each_field(v, [&](const char*, const auto& m) { pack(pk, m); });
@@ -109,8 +119,6 @@ void convert(const msgpack::object& o, T& v) {
     int64_t ms;
     convert(o, ms);
     v = Timestamp(std::chrono::milliseconds(ms));
-  } else if constexpr (std::is_same_v<T, Test3>) {
-    convert(o, v.s);
   } else if constexpr (is_vector<T>::value) {
     if (o.type != object_type::ARRAY) bad("array");
     v.resize(o.via.array.size);
@@ -123,6 +131,8 @@ void convert(const msgpack::object& o, T& v) {
       convert(o.via.map.ptr[i].key, k);
       convert(o.via.map.ptr[i].val, v[std::move(k)]);
     }
+  } else if constexpr (bare_record_v<T>) {
+    convert(o, only_field(v));
   } else {
     if (o.type != object_type::ARRAY || o.via.array.size != field_count<T>()) bad("record array");
     const msgpack::object* f = o.via.array.ptr;

@@ -928,10 +928,10 @@ struct UserCapnpGlue final : UserGlue {
   // One value of type t from `x` into a slot: `set` + value + ")" sets it, `init` is the
   // builder of a struct slot.
   std::string build_one(const std::string& t, const std::string& set, const std::string& init,
-                        const std::string& x, const std::string& where) const {
+                        const std::string& x) const {
     if (t == "null") return "";
     if (is_record(t)) return "build(" + init + ", " + x + ");";
-    if (t == "string") return set + "::sb::glue::capnp_text(" + x + ", \"" + where + "\"));";
+    if (t == "string") return set + "::sb::glue::capnp_text(" + x + "));";
     if (t == "bytes") return set + "::sb::glue::capnp_data(" + x + "));";
     return set + out(t, x) + ");";
   }
@@ -950,11 +950,11 @@ struct UserCapnpGlue final : UserGlue {
   }
   // A list<t> from `x` into the list `init` makes (called with the count).
   std::string build_list(const std::string& t, const std::function<std::string(std::string)>& init,
-                         const std::string& x, const std::string& where) const {
+                         const std::string& x) const {
     const std::string l = "auto l = " + init("static_cast<unsigned>(" + x + ".size())") + ";";
     if (t == "null") return "    " + init("static_cast<unsigned>(" + x + ".size())") + ";\n";
     return "    " + l + "\n    for (unsigned i = 0; i < l.size(); ++i) {\n      " +
-           build_one(t, "l.set(i, ", "l[i]", x + "[i]", where) + "\n    }\n";
+           build_one(t, "l.set(i, ", "l[i]", x + "[i]") + "\n    }\n";
   }
   std::string read_list(const std::string& t, const std::string& get, const std::string& x) const {
     std::string o = "    auto l = " + get + ";\n    " + x + ".resize(l.size());\n";
@@ -998,7 +998,7 @@ struct UserCapnpGlue final : UserGlue {
         t = inner(t, 5);
         b << "  {\n"
           << build_list(
-                 t, [&](const std::string& k) { return "p.init" + a + "(" + k + ")"; }, mem, where)
+                 t, [&](const std::string& k) { return "p.init" + a + "(" + k + ")"; }, mem)
           << "  }\n";
         rd << "  {\n" << read_list(t, get, mem) << "  }\n";
         wk << "  {\n" << walk_list(t, get) << "  }\n";
@@ -1007,9 +1007,8 @@ struct UserCapnpGlue final : UserGlue {
         if (t == "null") throw Unsupported("a map of nulls");
         b << "  {\n    auto l = p.init" << a << "(static_cast<unsigned>(" << mem
           << ".size()));\n    unsigned i = 0;\n    for (const auto& [k, x] : " << mem
-          << ") {\n      auto e = l[i++];\n      e.setKey(::sb::glue::capnp_text(k, \"" << where
-          << "\"));\n      " << build_one(t, "e.setValue(", "e.initValue()", "x", where)
-          << "\n    }\n  }\n";
+          << ") {\n      auto e = l[i++];\n      e.setKey(::sb::glue::capnp_text(k));\n      "
+          << build_one(t, "e.setValue(", "e.initValue()", "x") << "\n    }\n  }\n";
         rd << "  " << mem << ".clear();\n  for (auto e : " << get << ") {\n    auto& x = " << mem
            << "[::sb::glue::str(e.getKey())];\n    " << read_one(t, "e.getValue()", "x")
            << "\n  }\n";
@@ -1028,12 +1027,11 @@ struct UserCapnpGlue final : UserGlue {
         if (t.rfind("list<", 0) == 0) {
           t = inner(t, 5);
           b << build_list(
-              t, [](const std::string& k) { return "g.initValue(" + k + ")"; }, "(*" + mem + ")",
-              where);
+              t, [](const std::string& k) { return "g.initValue(" + k + ")"; }, "(*" + mem + ")");
           rd << read_list(t, "g.getValue()", "x");
           wk << walk_list(t, "g.getValue()");
         } else {
-          b << "    " << build_one(t, "g.setValue(", "g.initValue()", "*" + mem, where) << "\n";
+          b << "    " << build_one(t, "g.setValue(", "g.initValue()", "*" + mem) << "\n";
           rd << "    " << read_one(t, "g.getValue()", "x") << "\n";
           wk << "    " << walk_one(t, "g.getValue()") << "\n";
         }
@@ -1041,7 +1039,7 @@ struct UserCapnpGlue final : UserGlue {
         rd << "  } else {\n    " << mem << ".reset();\n  }\n";
         wk << "  }\n";
       } else {
-        b << "  " << build_one(t, "p.set" + a + "(", "p.init" + a + "()", mem, where) << "\n";
+        b << "  " << build_one(t, "p.set" + a + "(", "p.init" + a + "()", mem) << "\n";
         rd << "  " << read_one(t, get, mem) << "\n";
         wk << "  " << walk_one(t, get) << "\n";
         if (const std::string want = getter_type(t); !want.empty())
@@ -1379,16 +1377,13 @@ int main(int argc, char** argv) {
       "}\n"
       "inline uint64_t touch(capnp::Text::Reader t) {\n"
       "  return t.size() + (t.size() ? static_cast<uint8_t>(t.cStr()[0]) : 0);\n}\n";
-  // bytes, and Text that refuses a NUL (as the capnproto-dynamic row does: Cap'n Proto Text
-  // cannot hold one)
+  // bytes, and Text (a string with NUL, which Text cannot hold, never gets here: the rows
+  // refuse the dataset at prepare, capnproto.cpp `reject`)
   const std::string fb_bytes =
       "inline uint64_t touch(const flatbuffers::Vector<uint8_t>* v) {\n"
       "  return v && v->size() ? v->size() + v->Get(0) : 0;\n}\n";
   const std::string cp_bytes =
-      "inline capnp::Text::Reader capnp_text(const std::string& s, const char* where) {\n"
-      "  if (std::memchr(s.data(), 0, s.size()))\n"
-      "    throw ::sb::NotApplicable(std::string(\"capnproto: a string with NUL (Text cannot "
-      "hold it) at \") + where);\n"
+      "inline capnp::Text::Reader capnp_text(const std::string& s) {\n"
       "  return capnp::Text::Reader(s.data(), s.size());\n}\n"
       "inline capnp::Data::Reader capnp_data(const ::sb::Blob& b) {\n"
       "  return capnp::Data::Reader(b.data(), b.size());\n}\n"
