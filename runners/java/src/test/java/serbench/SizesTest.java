@@ -111,6 +111,9 @@ class SizesTest {
     // the Parcelable stand-in: count 4, then per record id 8, name 4 + 6 or 7, age 4, gender 1
     // (S1's one-byte enum), isMegane 1
     assertEquals(744, encodedSize("handwritten", d));
+    // the generated glue writes what the hand-written seed code wrote
+    assertEquals(1376, encodedSize("flatbuffers", d));
+    assertEquals(1311, encodedSize("flexbuffers", d));
   }
 
   /** The seed's own library versions write the seed's published sizes. */
@@ -129,12 +132,17 @@ class SizesTest {
     int[] mp = {3, 3, 8195, 8202};
     // handwritten: u32 a, b; u32 length + 8,192; both; each with its one- or two-byte prefix
     int[] hw = {9, 9, 8198, 8214};
+    // the generated glue writes what the hand-written seed code wrote, plus the length prefix
+    int[] fb = {25, 25, 8222, 8290};
+    int[] fx = {18, 18, 8216, 8274};
     for (int t = 1; t <= 4; t++) {
       Dataset d = s2(dir, t, n);
       assertEquals(hw[t - 1] * n, encodedSize("handwritten", d), "handwritten Test" + t);
       assertEquals(pb[t - 1] * n, encodedSize("protobuf", d), "protobuf Test" + t);
       assertEquals(pb[t - 1] * n, encodedSize("protobuf@2.6.1", d), "protobuf@2.6.1 Test" + t);
       assertEquals(mp[t - 1] * n, encodedSize("msgpack-core", d), "msgpack-core Test" + t);
+      assertEquals(fb[t - 1] * n, encodedSize("flatbuffers", d), "flatbuffers Test" + t);
+      assertEquals(fx[t - 1] * n, encodedSize("flexbuffers", d), "flexbuffers Test" + t);
     }
   }
 

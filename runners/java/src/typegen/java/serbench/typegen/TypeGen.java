@@ -127,6 +127,7 @@ public final class TypeGen {
           m.write(out, written, Files.readAllBytes(types));
           for (Map.Entry<String, String> e : m.messages(family).entrySet()) {
             builtinCases.put(e.getKey(), m.className + "(\"" + esc(e.getValue()) + "\")");
+            FlexBuffersGlue.write(m, e.getValue(), camel(e.getKey()) + "FlexBuffers", out, written);
             families.put(e.getKey(), family);
           }
         }
@@ -313,8 +314,10 @@ public final class TypeGen {
    * BUILTIN_THRIFT_OUT [SEEDS_PROTOC_OUT]]}, after protoc and thrift: the protobuf and thrift glue
    * of each user dataset whose .proto / .thrift TypeGen copied to SCHEMAS (with its types file,
    * {@code types/t<sha>.json}) and the compiler turned into Java, and of each built-in message of
-   * DATASETS (class {@code serbench.model.<BuiltinModels.GLUE name><Protobuf|Thrift>}). A dataset
-   * it cannot write glue for keeps the reflective conversion (said on stderr).
+   * DATASETS (class {@code serbench.model.<BuiltinModels.GLUE name><Protobuf|Thrift>}, from its
+   * .fbs {@code <name>FlatBuffers}, its Avro and protobuf@2.6.1 glue). A dataset it cannot write
+   * glue for keeps the reflective conversion (said on stderr); a built-in without flatbuffers glue
+   * is not applicable there.
    */
   private static void schemaGlue(String[] args) throws Exception {
     Path out = Path.of(args[1]);
@@ -387,6 +390,7 @@ public final class TypeGen {
             new Model(JSON.readTree(types.toFile()), "serbench.model", camel(family) + "Model");
         Path proto = schemaFile(schemas.resolve(family), ".proto");
         Path thrift = schemaFile(schemas.resolve(family), ".thrift");
+        Path fbs = schemaFile(schemas.resolve(family), ".fbs");
         Path protoJava = null;
         Path thriftJava = null;
         if (proto != null) {
@@ -417,8 +421,30 @@ public final class TypeGen {
               written);
           BuiltinGlue.write(
               m, e.getValue(), name, schemas.resolve(family), seedsProtocOut, out, written);
+          if (fbs != null) {
+            builtinFlatBuffers(m, e.getValue(), fbs, name + "FlatBuffers", out, written);
+          }
         }
       }
+    }
+  }
+
+  /**
+   * The flatbuffers glue of built-in message type {@code msg}: a record is its own table (one .fbs
+   * may have several), any other type field 1 of the .fbs's root table.
+   */
+  private static void builtinFlatBuffers(
+      Model m, String msg, Path fbs, String name, Path out, Map<String, String> written)
+      throws IOException {
+    String text = Files.readString(fbs);
+    Matcher ns = Pattern.compile("(?m)^namespace ([\\w.]+);").matcher(text);
+    try {
+      FlatBuffersGlue g = new FlatBuffersGlue(m, text, ns.find() ? ns.group(1) + "." : "");
+      String root = m.defs.path(msg).has("record") ? msg : g.fbs.root;
+      String src = g.source(name, root, msg);
+      put(out, m.pkg.replace('.', '/') + "/" + name + ".java", src, written);
+    } catch (IllegalArgumentException e) {
+      System.err.println("typegen: no flatbuffers glue for " + fbs + ": " + e.getMessage());
     }
   }
 
@@ -548,7 +574,8 @@ public final class TypeGen {
     String name = freeName(m, "SerbenchFlatBuffers");
     String src;
     try {
-      src = new FlatBuffersGlue(m, Files.readString(fbs)).source(name);
+      FlatBuffersGlue g = new FlatBuffersGlue(m, Files.readString(fbs), m.pkg + ".fb.");
+      src = g.source(name, g.fbs.root, m.messages("").values().iterator().next());
     } catch (IllegalArgumentException e) {
       NO_FLATC.add(sha);
       src = FlatBuffersGlue.unavailable(m, name, "flatbuffers: " + e.getMessage());
@@ -748,19 +775,18 @@ public final class TypeGen {
    */
   static final class FlatBuffersGlue {
     private final Model m;
-    private final Fbs fbs;
+    final Fbs fbs;
     private final String fb;
     private final StringBuilder methods = new StringBuilder();
     private final Set<String> tablesDone = new HashSet<>();
+    private final Set<String> enumsDone = new HashSet<>();
     private int helpers;
 
-    FlatBuffersGlue(Model m, String fbsText) {
+    /** {@code fbPkg}: the package of flatc's classes, with a trailing dot. */
+    FlatBuffersGlue(Model m, String fbsText, String fbPkg) {
       this.m = m;
       this.fbs = new Fbs(fbsText);
-      this.fb = m.pkg + ".fb.";
-      if (fbs.root == null || !fbs.tables.containsKey(fbs.root)) {
-        throw new IllegalArgumentException("no root table in the .fbs");
-      }
+      this.fb = fbPkg;
       for (Map.Entry<String, List<String[]>> t : fbs.tables.entrySet()) {
         Set<String> names = new HashSet<>();
         for (String[] f : t.getValue()) {
@@ -782,18 +808,23 @@ public final class TypeGen {
       }
     }
 
-    /** The glue's source (class {@code name} in the model's package). */
-    String source(String name) {
-      String msg = m.messages("").values().iterator().next();
-      String root = fb + fbs.root;
+    /**
+     * The glue's source (class {@code name} in the model's package) of message type {@code msg} as
+     * table {@code rootTable} (a non-record message is its field 1).
+     */
+    String source(String name, String rootTable, String msg) {
+      if (rootTable == null || !fbs.tables.containsKey(rootTable)) {
+        throw new IllegalArgumentException("no root table in the .fbs");
+      }
+      String root = fb + rootTable;
       String rootJava;
       if (isRecord(msg)) {
         rootJava = m.named(msg);
-        table(fbs.root, msg);
+        table(rootTable, msg);
       } else {
         // a message that is not a record: field 1 of the root table
         rootJava = m.javaType(msg, true);
-        tableOf(fbs.root, rootJava, List.of("x"), List.of(msg), "");
+        tableOf(rootTable, rootJava, List.of("x"), List.of(msg), "");
       }
       StringBuilder b = new StringBuilder(m.header());
       b.append("/** Between the typed model and flatc's classes of this dataset's .fbs. */\n");
@@ -803,11 +834,11 @@ public final class TypeGen {
       b.append("  @java.lang.Override\n  public java.lang.String notApplicable() {\n");
       b.append("    return null;\n  }\n\n");
       b.append("  @java.lang.Override\n  public int build(").append(FBB).append(" b, ");
-      b.append("java.lang.Object x) {\n    return b").append(fbs.root).append("(b, (");
+      b.append("java.lang.Object x) {\n    return b").append(rootTable).append("(b, (");
       b.append(rootJava).append(") x);\n  }\n\n");
       b.append("  @java.lang.Override\n  public java.lang.Object read(java.nio.ByteBuffer bb) {\n");
-      b.append("    return r").append(fbs.root).append('(').append(root).append(".getRootAs");
-      b.append(fbs.root).append("(bb));\n  }\n\n");
+      b.append("    return r").append(rootTable).append('(').append(root).append(".getRootAs");
+      b.append(rootTable).append("(bb));\n  }\n\n");
       b.append("  private static byte[] bytes(java.nio.ByteBuffer bb) {\n");
       b.append("    if (bb == null) {\n      return null;\n    }\n");
       b.append("    byte[] a = new byte[bb.remaining()];\n    bb.get(a);\n    return a;\n  }\n");
@@ -859,8 +890,11 @@ public final class TypeGen {
       }
       String c = fb + table;
       String param = record.isEmpty() ? "x" : "r";
-      StringBuilder build = new StringBuilder();
-      StringBuilder adds = new StringBuilder();
+      // The children's order (vectors, then strings, then sub-tables last field first) and the
+      // adds' (largest first, last field first within a size, as flatc's create<Table>) give
+      // the seeds' bytes: one rule for every dataset.
+      String[] build = new String[fields.size()];
+      String[] adds = new String[fields.size()];
       StringBuilder read = new StringBuilder();
       for (int k = 0; k < fields.size(); k++) {
         String[] f = fields.get(k);
@@ -872,22 +906,28 @@ public final class TypeGen {
         String get = "t." + flatcName(f[0], false);
         String value;
         if (isOffset(base)) {
-          build.append("    int o").append(k).append(" = ").append(e).append(" == null ? 0 : ");
-          build.append(offset(c, f, base, e)).append(";\n");
-          adds.append("    if (o").append(k).append(" != 0) {\n      ").append(c);
-          adds.append(".add").append(up).append("(b, o").append(k).append(");\n    }\n");
+          build[k] =
+              "    int o" + k + " = " + e + " == null ? 0 : " + offset(c, f, base, e) + ";\n";
+          adds[k] =
+              "    if (o" + k + " != 0) {\n      " + c + ".add" + up + "(b, o" + k + ");\n    }\n";
           value = readOffset(c, f, base, get, opt);
         } else if (base.equals("null")) {
           value = "t.has" + up + "() ? (java.lang.Object) " + get + "() : null";
         } else if (opt || f[2].equals("null")) {
           // flatc 2.0.8's adder skips a value equal to the default (0) even for `= null`
-          adds.append("    if (").append(e).append(" != null) {\n");
-          adds.append("      b.forceDefaults(true);\n      ").append(c).append(".add").append(up);
-          adds.append("(b, ").append(scalar(base, e)).append(");\n");
-          adds.append("      b.forceDefaults(false);\n    }\n");
+          adds[k] =
+              "    if ("
+                  + e
+                  + " != null) {\n      b.forceDefaults(true);\n      "
+                  + c
+                  + ".add"
+                  + up
+                  + "(b, "
+                  + scalar(base, e)
+                  + ");\n      b.forceDefaults(false);\n    }\n";
           value = "t.has" + up + "() ? " + box(base, readScalar(base, get + "()")) + " : null";
         } else {
-          adds.append(add("    ", c + ".add" + up, base, e));
+          adds[k] = add("    ", c + ".add" + up, base, e);
           value = readScalar(base, get + "()");
         }
         if (record.isEmpty()) {
@@ -898,9 +938,24 @@ public final class TypeGen {
         }
       }
       methods.append("\n  static int b").append(table).append('(').append(FBB).append(" b, ");
-      methods.append(javaType).append(' ').append(param).append(") {\n").append(build);
+      methods.append(javaType).append(' ').append(param).append(") {\n");
+      for (int rank = 0; rank < 3; rank++) {
+        for (int j = 0; j < fields.size(); j++) {
+          int k = rank == 2 ? fields.size() - 1 - j : j;
+          if (build[k] != null && childRank(types.get(k)) == rank) {
+            methods.append(build[k]);
+          }
+        }
+      }
       methods.append("    ").append(c).append(".start").append(table).append("(b);\n");
-      methods.append(adds).append("    return ").append(c).append(".end").append(table);
+      for (int size = 8; size > 0; size /= 2) {
+        for (int k = fields.size() - 1; k >= 0; k--) {
+          if (adds[k] != null && width(fields.get(k)[1]) == size) {
+            methods.append(adds[k]);
+          }
+        }
+      }
+      methods.append("    return ").append(c).append(".end").append(table);
       methods.append("(b);\n  }\n");
       methods.append("\n  static ").append(javaType).append(" r").append(table).append('(');
       methods.append(c).append(" t) {\n");
@@ -910,6 +965,38 @@ public final class TypeGen {
         methods.append("    if (t == null) {\n      return null;\n    }\n");
         methods.append("    ").append(javaType).append(" r = new ").append(javaType);
         methods.append("();\n").append(read).append("    return r;\n  }\n");
+      }
+    }
+
+    /** The build order of a child of types.json type {@code t}: vector 0, string 1, table 2. */
+    private int childRank(String t) {
+      String base = t.startsWith("optional<") ? Model.inner(t, "optional<") : t;
+      return base.equals("string") ? 1 : isRecord(base) ? 2 : 0;
+    }
+
+    /** The bytes a field of .fbs type {@code fbsType} takes in its table (an offset 4). */
+    private int width(String fbsType) {
+      switch (fbs.enums.getOrDefault(fbsType, fbsType)) {
+        case "long":
+        case "ulong":
+        case "double":
+        case "int64":
+        case "uint64":
+        case "float64":
+          return 8;
+        case "short":
+        case "ushort":
+        case "int16":
+        case "uint16":
+          return 2;
+        case "byte":
+        case "ubyte":
+        case "bool":
+        case "int8":
+        case "uint8":
+          return 1;
+        default:
+          return 4;
       }
     }
 
@@ -986,9 +1073,10 @@ public final class TypeGen {
         } else if (!v.equals("null")) {
           add = add("      ", entry + ".add" + vUp, v, "e.getValue()");
         }
+        String addKey = "      " + entry + ".add" + flatcName(ef.get(0)[0], true) + "(b, k);\n";
         b.append("      ").append(entry).append(".start").append(entryName).append("(b);\n");
-        b.append("      ").append(entry).append(".add").append(flatcName(ef.get(0)[0], true));
-        b.append("(b, k);\n").append(add);
+        // as flatc's create<Entry>: the value first unless it is narrower than the key's offset
+        b.append(width(vf[1]) >= 4 ? add + addKey : addKey + add);
         b.append("      a[i++] = ").append(entry).append(".end").append(entryName);
         b.append("(b);\n    }\n    return ").append(c).append(".create").append(up);
         b.append("Vector(b, a);\n  }\n");
@@ -1030,8 +1118,15 @@ public final class TypeGen {
         b.append("\n  private static java.util.List<").append(elJava).append("> ").append(h);
         b.append('(').append(c).append(" t) {\n    int n = t.").append(name).append("Length();\n");
         b.append("    java.util.ArrayList<").append(elJava).append("> l = new ");
-        b.append("java.util.ArrayList<>(n);\n    for (int j = 0; j < n; j++) {\n      l.add(");
+        b.append("java.util.ArrayList<>(n);\n");
         String x = "t." + name + "(j)";
+        if (isRecord(el)) {
+          // one accessor object pointed at each element in turn, not one per element
+          b.append("    ").append(fb).append(elemType(f[1])).append(" e = new ").append(fb);
+          b.append(elemType(f[1])).append("();\n");
+          x = "t." + name + "(e, j)";
+        }
+        b.append("    for (int j = 0; j < n; j++) {\n      l.add(");
         if (el.equals("null")) {
           b.append("null");
         } else if (isRecord(el)) {
@@ -1051,13 +1146,21 @@ public final class TypeGen {
         b.append("\n  private static java.util.Map<java.lang.String, ").append(vJava).append("> ");
         b.append(h).append('(').append(c).append(" t) {\n    int n = t.").append(name);
         b.append("Length();\n    java.util.LinkedHashMap<java.lang.String, ").append(vJava);
-        b.append("> m = new java.util.LinkedHashMap<>();\n");
-        b.append("    for (int j = 0; j < n; j++) {\n      ").append(fb).append(entryName);
-        b.append(" e = t.").append(name).append("(j);\n      m.put(").append(key).append(", ");
+        // sized up front: no rehashing while the entries go in
+        b.append("> m =\n        new java.util.LinkedHashMap<>((int) (n * 4L / 3 + 1));\n");
+        // one accessor object each for the entries and their table values, reused
+        b.append("    ").append(fb).append(entryName).append(" e = new ").append(fb);
+        b.append(entryName).append("();\n");
+        if (isRecord(v)) {
+          b.append("    ").append(fb).append(vf[1]).append(" v = new ").append(fb);
+          b.append(vf[1]).append("();\n");
+        }
+        b.append("    for (int j = 0; j < n; j++) {\n      t.").append(name);
+        b.append("(e, j);\n      m.put(").append(key).append(", ");
         if (v.equals("null")) {
           b.append("null");
         } else if (isRecord(v)) {
-          b.append('r').append(vf[1]).append('(').append(x).append(')');
+          b.append('r').append(vf[1]).append('(').append(x.replace("()", "(v)")).append(')');
         } else {
           b.append(readScalar(v, x));
         }
@@ -1145,7 +1248,13 @@ public final class TypeGen {
         return "java.time.Instant.ofEpochMilli(" + e + ")";
       }
       if (m.isEnum(t)) {
-        return m.named(t) + ".values()[" + e + "]";
+        // the constants copied once, not per read
+        String field = "ENUM_" + m.named(t);
+        if (enumsDone.add(field)) {
+          methods.append("\n  private static final ").append(m.named(t)).append("[] ");
+          methods.append(field).append(" = ").append(m.named(t)).append(".values();\n");
+        }
+        return field + "[" + e + "]";
       }
       return e;
     }
@@ -1153,6 +1262,279 @@ public final class TypeGen {
     /** A read scalar boxed, so {@code cond ? value : null} does not unbox the null. */
     private String box(String t, String e) {
       return t.equals("timestamp_ms") || m.isEnum(t) ? e : "(" + m.javaType(t, true) + ") " + e;
+    }
+  }
+
+  /**
+   * Plain Java between a built-in message's typed model and the flexbuffers row's map layout
+   * ({@code serbench.model.<Id>FlexBuffers}, a {@code serbench.harness.FlexBuffersGlue}): one write
+   * and one read method per record, the field names as the maps' keys, so the bytes are the ones
+   * the typed tree gives a user dataset. Throws IllegalArgumentException for a type it has no
+   * direct code for ({@code any}, {@code bigint}); the row then takes the typed tree.
+   */
+  static final class FlexBuffersGlue {
+    private static final String FBB = "com.google.flatbuffers.FlexBuffersBuilder";
+    private static final String REF = "com.google.flatbuffers.FlexBuffers.Reference";
+    private static final String W = "serbench.harness.FlexBuffersWriter.";
+
+    private final Model m;
+    private final StringBuilder methods = new StringBuilder();
+    private final Set<String> done = new HashSet<>();
+    private int fresh;
+
+    private FlexBuffersGlue(Model m) {
+      this.m = m;
+    }
+
+    /** Writes the glue of message type {@code msg} as class {@code name}, or says why not. */
+    static void write(Model m, String msg, String name, Path out, Map<String, String> written)
+        throws IOException {
+      try {
+        put(
+            out,
+            "serbench/model/" + name + ".java",
+            new FlexBuffersGlue(m).source(name, msg),
+            written);
+      } catch (IllegalArgumentException e) {
+        System.err.println("typegen: no flexbuffers glue for " + name + ": " + e.getMessage());
+      }
+    }
+
+    private String source(String name, String msg) {
+      StringBuilder w = new StringBuilder();
+      write(msg, "x0", "null", w, "    ");
+      StringBuilder r = new StringBuilder();
+      String v = read(msg, "x", r, "    ");
+      StringBuilder b = new StringBuilder(m.header());
+      b.append(
+          "/** FlexBuffers' map layout of the typed model (serbench.harness.FlexBuffersGlue)."
+              + " */\n");
+      b.append("@java.lang.SuppressWarnings(\"unchecked\")\n");
+      b.append("public final class ").append(name);
+      b.append(" implements serbench.harness.FlexBuffersGlue {\n");
+      b.append("  @java.lang.Override\n  public void write(").append(FBB);
+      b.append(" b, java.lang.Object x) {\n    ").append(m.javaType(msg, true)).append(" x0 = (");
+      b.append(m.javaType(msg, true)).append(") x;\n").append(w).append("  }\n\n");
+      b.append("  @java.lang.Override\n  public java.lang.Object read(").append(REF);
+      b.append(" x) {\n").append(r).append("    return ").append(v).append(";\n  }\n");
+      return b.append(methods).append("}\n").toString();
+    }
+
+    /** Statements writing the value {@code e} of type {@code t} under {@code key} (an expr). */
+    private void write(String t, String e, String key, StringBuilder b, String ind) {
+      t = t.trim();
+      if (t.startsWith("list<")) {
+        String elem = Model.inner(t, "list<");
+        String s = "s" + fresh++;
+        String x = "x" + fresh++;
+        b.append(ind).append("int ").append(s).append(" = ").append(W).append("startVector(b, ");
+        b.append(key).append(");\n").append(ind).append("for (").append(m.javaType(elem, true));
+        b.append(' ').append(x).append(" : ").append(e).append(") {\n");
+        write(elem, x, "null", b, ind + "  ");
+        b.append(ind).append("}\n").append(ind).append("b.endVector(").append(key).append(", ");
+        b.append(s).append(", false, false);\n");
+      } else if (t.startsWith("map<")) {
+        String val = Model.mapValue(t);
+        String s = "s" + fresh++;
+        String x = "x" + fresh++;
+        b.append(ind).append("int ").append(s).append(" = ").append(W).append("startMap(b, ");
+        b.append(key)
+            .append(");\n")
+            .append(ind)
+            .append("for (java.util.Map.Entry<java.lang.String, ");
+        b.append(m.javaType(val, true)).append("> ").append(x).append(" : ").append(e);
+        b.append(".entrySet()) {\n");
+        write(val, x + ".getValue()", x + ".getKey()", b, ind + "  ");
+        b.append(ind).append("}\n").append(ind).append("b.endMap(").append(key).append(", ");
+        b.append(s).append(");\n");
+      } else if (t.startsWith("optional<")) {
+        String of = Model.inner(t, "optional<");
+        String x = "x" + fresh++;
+        b.append(ind).append(m.javaType(of, true)).append(' ').append(x).append(" = ").append(e);
+        b.append(";\n").append(ind).append("if (").append(x).append(" == null) {\n");
+        b.append(ind).append("  ").append(W).append("putNull(b, ").append(key).append(");\n");
+        b.append(ind).append("} else {\n");
+        write(of, x, key, b, ind + "  ");
+        b.append(ind).append("}\n");
+      } else if (t.equals("null")) {
+        b.append(ind).append(W).append("putNull(b, ").append(key).append(");\n");
+      } else if (m.isEnum(t)) {
+        b.append(ind).append("b.putString(").append(key).append(", ").append(symbols(t));
+        b.append('[').append(e).append(".ordinal()]);\n");
+      } else if (m.defs.path(t).has("record")) {
+        record(t);
+        b.append(ind).append('w').append(m.named(t)).append("(b, ").append(key).append(", ");
+        b.append(e).append(");\n");
+      } else {
+        String call = WRITES.get(t);
+        if (call == null) {
+          throw new IllegalArgumentException(t + " has no direct FlexBuffers code");
+        }
+        b.append(ind).append(call.replace("$k", key).replace("$", e)).append(";\n");
+      }
+    }
+
+    private static final Map<String, String> WRITES =
+        Map.ofEntries(
+            Map.entry("int32", "b.putInt($k, $)"),
+            Map.entry("int64", "b.putInt($k, $)"),
+            Map.entry("uint32", W + "putUInt(b, $k, $)"),
+            Map.entry("uint64", W + "putUInt(b, $k, $)"),
+            Map.entry("timestamp_ms", "b.putInt($k, $.toEpochMilli())"),
+            Map.entry("float32", "b.putFloat($k, $)"),
+            Map.entry("float64", "b.putFloat($k, $)"),
+            Map.entry("bool", "b.putBoolean($k, $)"),
+            Map.entry("string", "b.putString($k, $)"),
+            Map.entry("bytes", "b.putBlob($k, $)"));
+
+    private static final Map<String, String> READS =
+        Map.ofEntries(
+            Map.entry("int32", "$.asInt()"),
+            Map.entry("int64", "$.asLong()"),
+            Map.entry("uint32", "$.asUInt()"),
+            Map.entry("uint64", "$.asUInt()"),
+            Map.entry("timestamp_ms", "java.time.Instant.ofEpochMilli($.asLong())"),
+            Map.entry("float32", "(float) $.asFloat()"),
+            Map.entry("float64", "$.asFloat()"),
+            Map.entry("bool", "$.asBoolean()"),
+            Map.entry("string", "$.asString()"),
+            Map.entry("bytes", "$.asBlob().getBytes()"));
+
+    /**
+     * Appends the statements that read a value of type {@code t} from reference {@code x} and
+     * returns the expression of the value, evaluated right after them.
+     */
+    private String read(String t, String x, StringBuilder b, String ind) {
+      t = t.trim();
+      if (t.startsWith("list<")) {
+        String elem = Model.inner(t, "list<");
+        String v = "v" + fresh++;
+        String l = "l" + fresh++;
+        String i = "i" + fresh++;
+        String n = "n" + fresh++;
+        b.append(ind).append("com.google.flatbuffers.FlexBuffers.Vector ").append(v).append(" = ");
+        b.append(x).append(".asVector();\n").append(ind).append("int ").append(n).append(" = ");
+        b.append(v).append(".size();\n").append(ind).append("java.util.ArrayList<");
+        b.append(m.javaType(elem, true)).append("> ").append(l);
+        b.append(" = new java.util.ArrayList<>(").append(n).append(");\n");
+        b.append(ind).append("for (int ").append(i).append(" = 0; ").append(i).append(" < ");
+        b.append(n).append("; ").append(i).append("++) {\n");
+        String e = read(elem, v + ".get(" + i + ")", b, ind + "  ");
+        b.append(ind).append("  ").append(l).append(".add(").append(e).append(");\n");
+        b.append(ind).append("}\n");
+        return l;
+      }
+      if (t.startsWith("map<")) {
+        String val = Model.mapValue(t);
+        String mp = "m" + fresh++;
+        String k = "k" + fresh++;
+        String v = "v" + fresh++;
+        String out = "o" + fresh++;
+        String i = "i" + fresh++;
+        String n = "n" + fresh++;
+        b.append(ind).append("com.google.flatbuffers.FlexBuffers.Map ").append(mp).append(" = ");
+        b.append(x).append(".asMap();\n");
+        b.append(ind).append("com.google.flatbuffers.FlexBuffers.KeyVector ").append(k);
+        b.append(" = ").append(mp).append(".keys();\n");
+        b.append(ind).append("com.google.flatbuffers.FlexBuffers.Vector ").append(v).append(" = ");
+        b.append(mp).append(".values();\n").append(ind).append("int ").append(n).append(" = ");
+        b.append(k)
+            .append(".size();\n")
+            .append(ind)
+            .append("java.util.LinkedHashMap<java.lang.String, ");
+        b.append(m.javaType(val, true)).append("> ").append(out);
+        b.append(" =\n").append(ind).append("    new java.util.LinkedHashMap<>(");
+        b.append("(int) (").append(n).append(" * 4L / 3 + 1));\n");
+        b.append(ind).append("for (int ").append(i).append(" = 0; ").append(i).append(" < ");
+        b.append(n).append("; ").append(i).append("++) {\n");
+        String e = read(val, v + ".get(" + i + ")", b, ind + "  ");
+        b.append(ind).append("  ").append(out).append(".put(").append(k).append(".get(").append(i);
+        b.append(").toString(), ").append(e).append(");\n").append(ind).append("}\n");
+        return out;
+      }
+      if (t.startsWith("optional<")) {
+        String of = Model.inner(t, "optional<");
+        String r = "r" + fresh++;
+        String o = "o" + fresh++;
+        b.append(ind).append(REF).append(' ').append(r).append(" = ").append(x).append(";\n");
+        b.append(ind).append(m.javaType(of, true)).append(' ').append(o).append(" = null;\n");
+        b.append(ind).append("if (!").append(r).append(".isNull()) {\n");
+        String v = read(of, r, b, ind + "  ");
+        b.append(ind).append("  ").append(o).append(" = ").append(v).append(";\n");
+        b.append(ind).append("}\n");
+        return o;
+      }
+      if (t.equals("null")) {
+        return "null";
+      }
+      if (m.isEnum(t)) {
+        symbols(t);
+        return "e" + m.named(t) + "(" + x + ".asString())";
+      }
+      if (m.defs.path(t).has("record")) {
+        record(t);
+        return "r" + m.named(t) + "(" + x + ")";
+      }
+      String call = READS.get(t);
+      if (call == null) {
+        throw new IllegalArgumentException(t + " has no direct FlexBuffers code");
+      }
+      return call.replace("$", x);
+    }
+
+    /** The methods {@code w<Record>} and {@code r<Record>}, once. */
+    private void record(String t) {
+      String c = m.named(t);
+      if (!done.add(t)) {
+        return;
+      }
+      List<String> exprs = m.fieldExprs(t);
+      List<String> types = m.fieldTypes(t);
+      JsonNode fields = m.defs.get(t).get("record");
+      StringBuilder w = new StringBuilder();
+      StringBuilder r = new StringBuilder();
+      for (int i = 0; i < exprs.size(); i++) {
+        String key = "\"" + esc(fields.get(i).get(0).asText()) + "\"";
+        write(types.get(i), exprs.get(i), key, w, "    ");
+        String v = read(types.get(i), "m.get(" + key + ")", r, "    ");
+        if (!types.get(i).equals("null")) {
+          r.append("    ").append(exprs.get(i)).append(" = ").append(v).append(";\n");
+        }
+      }
+      methods.append("\n  private static void w").append(c).append('(').append(FBB);
+      methods.append(" b, java.lang.String key, ").append(c).append(" r) {\n");
+      methods.append("    int s = ").append(W).append("startMap(b, key);\n").append(w);
+      methods.append("    b.endMap(key, s);\n  }\n");
+      methods.append("\n  private static ").append(c).append(" r").append(c).append('(');
+      methods.append(REF).append(" x) {\n");
+      methods.append("    com.google.flatbuffers.FlexBuffers.Map m = x.asMap();\n");
+      methods.append("    ").append(c).append(" r = new ").append(c).append("();\n").append(r);
+      methods.append("    return r;\n  }\n");
+    }
+
+    /** The name of enum {@code t}'s symbols array (and its reader {@code e<Enum>}), once. */
+    private String symbols(String t) {
+      String c = m.named(t);
+      String name = "S_" + c;
+      if (done.add("enum " + t)) {
+        JsonNode syms = m.defs.get(t).get("enum");
+        methods.append("\n  private static final ").append(c).append("[] E_").append(c);
+        methods.append(" = ").append(c).append(".values();\n");
+        methods.append("\n  private static final java.lang.String[] ").append(name).append(" = {");
+        StringBuilder cases = new StringBuilder();
+        for (int i = 0; i < syms.size(); i++) {
+          String s = "\"" + esc(syms.get(i).asText()) + "\"";
+          methods.append(i == 0 ? "" : ", ").append(s);
+          cases.append("      case ").append(s).append(":\n        return E_").append(c);
+          cases.append('[').append(i).append("];\n");
+        }
+        methods.append("};\n\n  private static ").append(c).append(" e").append(c);
+        methods.append("(java.lang.String s) {\n    switch (s) {\n").append(cases);
+        methods.append("      default:\n        throw new java.lang.IllegalArgumentException(");
+        methods.append("\"flexbuffers: no symbol \" + s + \" in ").append(esc(t));
+        methods.append("\");\n    }\n  }\n");
+      }
+      return name;
     }
   }
 
