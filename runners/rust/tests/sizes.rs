@@ -3,10 +3,10 @@
 
 use serbench_runner::cell::Codec;
 use serbench_runner::serializers::prost_rs::Prost;
-use serbench_runner::serializers::rmp_serde_rs::RmpSeed;
+use serbench_runner::serializers::rmp_serde_rs::RmpPos;
 use serbench_runner::types::*;
 
-fn s1() -> Users {
+fn s1() -> Vec<SampleData> {
     (0..30)
         .map(|i| SampleData {
             id: i,
@@ -59,25 +59,25 @@ where
 #[test]
 fn s1_sizes() {
     assert_eq!(size(Prost, &s1()), 560);
-    assert_eq!(size(RmpSeed::<false>, &s1()), 383);
+    assert_eq!(size(RmpPos::<false>, &s1()), 383);
 }
 
 #[test]
 fn s2_sizes() {
     assert_eq!(
-        (pb_framed(&test1()), size(RmpSeed::<false>, &test1())),
+        (pb_framed(&test1()), size(RmpPos::<false>, &test1())),
         (5, 3)
     );
     assert_eq!(
-        (pb_framed(&test2()), size(RmpSeed::<false>, &test2())),
+        (pb_framed(&test2()), size(RmpPos::<false>, &test2())),
         (23, 3)
     );
     assert_eq!(
-        (pb_framed(&test3()), size(RmpSeed::<false>, &test3())),
+        (pb_framed(&test3()), size(RmpPos::<false>, &test3())),
         (8197, 8195)
     );
     assert_eq!(
-        (pb_framed(&test4()), size(RmpSeed::<false>, &test4())),
+        (pb_framed(&test4()), size(RmpPos::<false>, &test4())),
         (8230, 8202)
     );
 }
@@ -85,7 +85,7 @@ fn s2_sizes() {
 #[test]
 fn msgpack_value_len_finds_message_ends() {
     let mut out = Vec::new();
-    let mut c = RmpSeed::<false>;
+    let mut c = RmpPos::<false>;
     Codec::<Test4>::encode(&mut c, 0, &test4(), &mut out).unwrap();
     Codec::<Test1>::encode(&mut c, 0, &test1(), &mut out).unwrap();
     assert_eq!(

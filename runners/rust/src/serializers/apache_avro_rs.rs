@@ -1,11 +1,12 @@
 //! apache-avro through its generic API: native values become `types::Value` trees that
-//! are validated and written against the datasets' .avsc schemas (parsed at run time,
-//! no generated code); decode reads a `Value` with the writer schema and converts it
-//! back. One Avro datum per message (no container header). On user datasets the same
-//! generic API runs against the dataset's .avsc (`AvroUser`).
+//! are validated and written against the datasets' .avsc schemas (parsed at run time;
+//! the conversions and each built-in message's schema choice are generated from
+//! types.json and the .avsc, codegen/model.rs); decode reads a `Value` with the writer
+//! schema and converts it back. One Avro datum per message (no container header). On user
+//! datasets the same generic API runs against the dataset's .avsc (`AvroUser`).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use apache_avro::Schema;
 use apache_avro::reader::datum::GenericDatumReader;
@@ -14,7 +15,7 @@ use apache_avro::writer::datum::GenericDatumWriter;
 
 use crate::cell::{Codec, Source};
 use crate::registry::Entry;
-use crate::types::*;
+use crate::types::{Map, Res};
 use crate::user::{Ty, V, beyond_64_bits, first_uncarried, identifier, schema, types_of};
 
 /// A native value as an Avro generic value.
@@ -162,8 +163,17 @@ pub fn fields(v: Value, n: usize) -> Res<std::vec::IntoIter<(String, Value)>> {
     }
 }
 
+/// The value in a wrapper record's one field (a message that is not a record, carried in
+/// the record the .avsc's top declares).
+pub fn unwrapped<T: Avro>(v: Value) -> Res<T> {
+    match fields(v, 1)?.next() {
+        Some((_, x)) => T::from_avro(x),
+        None => Err("avro: empty wrapper record".into()),
+    }
+}
+
 /// A dataset's message: its schema (with the named schemas it refers to) and its
-/// top-level value.
+/// top-level value. Generated per built-in dataset from its .avsc (codegen/model.rs).
 pub trait AvroMessage: Avro {
     /// (.avsc text, index of the message schema when the file is a list)
     fn schema() -> &'static Schemas;
@@ -194,65 +204,6 @@ pub fn parse(text: &str, index: Option<usize>) -> Schemas {
                 index: i,
             }
         }
-    }
-}
-
-macro_rules! avro_schema {
-    ($file:literal, $index:expr) => {{
-        static S: OnceLock<Schemas> = OnceLock::new();
-        S.get_or_init(|| {
-            parse(
-                include_str!(concat!(env!("OUT_DIR"), "/avsc/", $file)),
-                $index,
-            )
-        })
-    }};
-}
-
-impl AvroMessage for Users {
-    fn schema() -> &'static Schemas {
-        avro_schema!("android-users/android_users.avsc", None)
-    }
-    fn top(&self) -> Value {
-        record(vec![("sampleData", self.to_avro())])
-    }
-    fn untop(v: Value) -> Res<Self> {
-        Users::from_avro(fields(v, 1)?.next().unwrap().1)
-    }
-}
-impl AvroMessage for Test1 {
-    fn schema() -> &'static Schemas {
-        avro_schema!("pb-vs-msgpack/pb_vs_msgpack.avsc", Some(0))
-    }
-}
-impl AvroMessage for Test2 {
-    fn schema() -> &'static Schemas {
-        avro_schema!("pb-vs-msgpack/pb_vs_msgpack.avsc", Some(1))
-    }
-}
-impl AvroMessage for Test3 {
-    fn schema() -> &'static Schemas {
-        avro_schema!("pb-vs-msgpack/pb_vs_msgpack.avsc", Some(2))
-    }
-}
-impl AvroMessage for Test4 {
-    fn schema() -> &'static Schemas {
-        avro_schema!("pb-vs-msgpack/pb_vs_msgpack.avsc", Some(3))
-    }
-}
-impl AvroMessage for Dict {
-    fn schema() -> &'static Schemas {
-        avro_schema!("one-mb-dict/one_mb_dict.avsc", None)
-    }
-}
-impl AvroMessage for ClickMap {
-    fn schema() -> &'static Schemas {
-        avro_schema!("click-maps/click_maps.avsc", None)
-    }
-}
-impl AvroMessage for Logs {
-    fn schema() -> &'static Schemas {
-        avro_schema!("log-records/log_records.avsc", None)
     }
 }
 

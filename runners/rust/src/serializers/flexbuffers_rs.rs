@@ -1,18 +1,20 @@
 //! flexbuffers (FlatBuffers' schemaless sibling) through its serde support: records as
 //! maps keyed by field name (the format sorts map keys, so the bytes do not depend on the
-//! writer's field order), enums as their symbol string, timestamps as int64 epoch ms.
+//! writer's field order), enums as their symbol string (on the built-ins, S1's gender),
+//! timestamps as int64 epoch ms.
 //! Decode builds the native value (built-in datasets) or the generic value tree (user
 //! datasets: float32 stays 32-bit, bytes are blobs).
 
 use std::hint::black_box;
 
 use flexbuffers::FlexbufferSerializer;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
 use crate::cell::{Codec, Source};
 use crate::registry::Entry;
-use crate::types::*;
+use crate::types::Res;
 use crate::user::{Ty, UserCodec, V, beyond_64_bits, types_of};
+use crate::views::{Derived, In, Out, Via, ViaDe};
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
@@ -25,86 +27,21 @@ fn guarded<T>(b: &[u8], read: fn(&[u8]) -> Res<T>) -> Res<T> {
         .unwrap_or_else(|_| Err("flexbuffers: reader panicked".into()))
 }
 
-/// How a built-in dataset's message is written and read.
-pub trait FlexLayout: Sized + 'static {
-    fn write(&self, s: &mut FlexbufferSerializer) -> Res<()>;
-    fn read(b: &[u8]) -> Res<Self>;
+/// How a message is written: its serde derives, but enums by their symbol (the mirrors of
+/// the records and enums it changes are generated, codegen/views.rs).
+pub trait Symbols: Sized + 'static {
+    type Layout: Via<Self> + for<'de> ViaDe<'de, Self>;
 }
 
-macro_rules! serde_layout {
-    ($($t:ty),*) => {$(
-        impl FlexLayout for $t {
-            #[inline]
-            fn write(&self, s: &mut FlexbufferSerializer) -> Res<()> {
-                self.serialize(s).map_err(err)
-            }
-            #[inline]
-            fn read(b: &[u8]) -> Res<Self> {
-                flexbuffers::from_slice(b).map_err(err)
-            }
-        }
-    )*};
-}
-serde_layout!(Test1, Test2, Test3, Test4, Dict, ClickMap, Logs);
-
-/// S1's enum by its symbol (the native type's serde derive writes the ordinal).
-#[derive(Serialize, Deserialize)]
-enum GenderSymbol {
-    Female,
-    Male,
+// Every typed message's impl is generated with the model.
+impl Symbols for V {
+    type Layout = Derived;
 }
 
-#[derive(Serialize)]
-struct SampleOut<'a> {
-    id: i64,
-    name: &'a str,
-    age: i32,
-    gender: GenderSymbol,
-    #[serde(rename = "isMegane")]
-    is_megane: bool,
-}
-
-#[derive(Deserialize)]
-struct SampleIn {
-    id: i64,
-    name: String,
-    age: i32,
-    gender: GenderSymbol,
-    #[serde(rename = "isMegane")]
-    is_megane: bool,
-}
-
-impl FlexLayout for Users {
-    #[inline]
-    fn write(&self, s: &mut FlexbufferSerializer) -> Res<()> {
-        s.collect_seq(self.iter().map(|x| SampleOut {
-            id: x.id,
-            name: &x.name,
-            age: x.age,
-            gender: match x.gender {
-                Gender::Female => GenderSymbol::Female,
-                Gender::Male => GenderSymbol::Male,
-            },
-            is_megane: x.is_megane,
-        }))
+fn read<T: Symbols>(b: &[u8]) -> Res<T> {
+    flexbuffers::from_slice::<In<T::Layout, T>>(b)
+        .map(|x| x.0)
         .map_err(err)
-    }
-    #[inline]
-    fn read(b: &[u8]) -> Res<Self> {
-        let v: Vec<SampleIn> = flexbuffers::from_slice(b).map_err(err)?;
-        Ok(v.into_iter()
-            .map(|x| SampleData {
-                id: x.id,
-                name: x.name,
-                age: x.age,
-                gender: match x.gender {
-                    GenderSymbol::Female => Gender::Female,
-                    GenderSymbol::Male => Gender::Male,
-                },
-                is_megane: x.is_megane,
-            })
-            .collect())
-    }
 }
 
 /// One reused serializer (its buffers keep their capacity); each message is copied out.
@@ -113,20 +50,22 @@ pub struct Flex {
     ser: FlexbufferSerializer,
 }
 
-impl<T: FlexLayout> Codec<T> for Flex {
+impl<T: Symbols> Codec<T> for Flex {
     #[inline]
     fn encode(&mut self, _i: usize, v: &T, out: &mut Vec<u8>) -> Res<()> {
         self.ser.reset();
-        v.write(&mut self.ser)?;
+        Out::<T::Layout, T>::new(v)
+            .serialize(&mut self.ser)
+            .map_err(err)?;
         out.extend_from_slice(self.ser.view());
         Ok(())
     }
     fn decode(&mut self, _i: usize, b: &[u8]) -> Res<T> {
-        guarded(b, T::read)
+        guarded(b, read::<T>)
     }
     #[inline]
     fn decode_sink(&mut self, _i: usize, b: &[u8]) -> Res<()> {
-        black_box(T::read(b)?);
+        black_box(read::<T>(b)?);
         Ok(())
     }
 }
@@ -215,6 +154,6 @@ pub fn entries() -> Vec<Entry> {
         user: Ok(|| {
             crate::cell::cell::<V, _>(UserCodec::new("flexbuffers", FlexUser::default(), carry))
         }),
-        make: every_dataset!(builtin, "flexbuffers", Flex::default()),
+        make: every_dataset!(serde, "flexbuffers", Flex::default()),
     }]
 }

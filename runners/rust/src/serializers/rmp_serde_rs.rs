@@ -1,12 +1,12 @@
 //! rmp-serde (MessagePack). Three rows:
-//!   rmp-serde          records as arrays in field order, S2 Test3 as a bare string (the
-//!                      seed's layout: S1 = 383 bytes), owned decode
+//!   rmp-serde          records as arrays in field order, a record of one field as its
+//!                      field's bare value (S2's string message a bare string; S1 = 383
+//!                      bytes), owned decode
 //!   rmp-serde-borrowed the same bytes, strings borrowed from the input
 //!   rmp-serde-map      records as maps keyed by field name, owned decode
 //! Streams are concatenated without a length prefix (MessagePack is self-delimiting);
 //! the reader finds each message's end with `value_len`, a scan of the markers.
 
-use std::borrow::Cow;
 use std::hint::black_box;
 
 use serde::Serialize;
@@ -14,79 +14,39 @@ use serde::de::DeserializeOwned;
 
 use crate::cell::Codec;
 use crate::registry::Entry;
-use crate::types::*;
+use crate::types::{Borrowable, Res};
 use crate::user::{UserCodec, V, beyond_64_bits};
+use crate::views::{Derived, In, Out, Via, ViaDe};
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// The seed's positional layout. Records are serde structs written as arrays; S2's
-/// Test3 is a bare string (so Test4 is `[t1, t2, "..."]`).
-pub trait SeedLayout: Serialize + DeserializeOwned + Borrowable {
-    fn write_seed(&self, out: &mut Vec<u8>) -> Res<()> {
-        rmp_serde::encode::write(out, self).map_err(err)
-    }
-    fn read_seed(b: &[u8]) -> Res<Self> {
-        rmp_serde::from_slice(b).map_err(err)
-    }
-    fn read_seed_borrowed(b: &[u8]) -> Res<Self> {
-        rmp_serde::from_slice::<Self::Ref<'_>>(b)
-            .map(Self::to_native)
-            .map_err(err)
-    }
-    fn sink_seed_borrowed(b: &[u8]) -> Res<()> {
-        black_box(rmp_serde::from_slice::<Self::Ref<'_>>(b).map_err(err)?);
-        Ok(())
-    }
+/// The positional layout: records as arrays of their fields in order, enums as ordinals,
+/// and a record of one field as that field's bare value (so S2's string message is a bare
+/// string, also inside its nested message). The mirrors of the records it changes are
+/// generated from types.json (codegen/views.rs); every other type keeps its serde derive.
+pub trait Positional: Borrowable + 'static {
+    type Pos: Via<Self> + for<'de> ViaDe<'de, Self>;
+    type PosRef<'a>: ViaDe<'a, Self::Ref<'a>>;
 }
 
-// Every other message type's (default) impl is generated with the model.
-impl SeedLayout for V {}
-
-impl SeedLayout for Test3 {
-    fn write_seed(&self, out: &mut Vec<u8>) -> Res<()> {
-        rmp::encode::write_str(out, &self.s).map_err(err)
-    }
-    fn read_seed(b: &[u8]) -> Res<Self> {
-        Ok(Test3 {
-            s: rmp_serde::from_slice(b).map_err(err)?,
-        })
-    }
-    fn read_seed_borrowed(b: &[u8]) -> Res<Self> {
-        let s: &str = rmp_serde::from_slice(b).map_err(err)?;
-        Ok(Test3 { s: s.to_owned() })
-    }
-    fn sink_seed_borrowed(b: &[u8]) -> Res<()> {
-        black_box(rmp_serde::from_slice::<&str>(b).map_err(err)?);
-        Ok(())
-    }
+// Every typed message's impl is generated with the model.
+impl Positional for V {
+    type Pos = Derived;
+    type PosRef<'a> = Derived;
 }
 
-impl SeedLayout for Test4 {
-    fn write_seed(&self, out: &mut Vec<u8>) -> Res<()> {
-        rmp_serde::encode::write(out, &(&self.t1, &self.t2, &self.t3.s)).map_err(err)
-    }
-    fn read_seed(b: &[u8]) -> Res<Self> {
-        let (t1, t2, s): (Test1, Test2, String) = rmp_serde::from_slice(b).map_err(err)?;
-        Ok(Test4 {
-            t1,
-            t2,
-            t3: Test3 { s },
-        })
-    }
-    fn read_seed_borrowed(b: &[u8]) -> Res<Self> {
-        let (t1, t2, s): (Test1, Test2, Cow<str>) = rmp_serde::from_slice(b).map_err(err)?;
-        Ok(Test4 {
-            t1,
-            t2,
-            t3: Test3 { s: s.into_owned() },
-        })
-    }
-    fn sink_seed_borrowed(b: &[u8]) -> Res<()> {
-        black_box(rmp_serde::from_slice::<(Test1, Test2, &str)>(b).map_err(err)?);
-        Ok(())
-    }
+fn read<T: Positional>(b: &[u8]) -> Res<T> {
+    rmp_serde::from_slice::<In<T::Pos, T>>(b)
+        .map(|x| x.0)
+        .map_err(err)
+}
+
+fn read_borrowed<T: Positional>(b: &[u8]) -> Res<T::Ref<'_>> {
+    rmp_serde::from_slice::<In<T::PosRef<'_>, T::Ref<'_>>>(b)
+        .map(|x| x.0)
+        .map_err(err)
 }
 
 /// The length of the MessagePack value at the start of `b`.
@@ -141,29 +101,29 @@ pub fn value_len(b: &[u8]) -> Res<usize> {
     go(b, 0, 0)
 }
 
-/// Seed layout; `BORROW` selects the borrowed decode.
-pub struct RmpSeed<const BORROW: bool>;
+/// The positional layout; `BORROW` selects the borrowed decode.
+pub struct RmpPos<const BORROW: bool>;
 
-impl<T: SeedLayout + 'static, const BORROW: bool> Codec<T> for RmpSeed<BORROW> {
+impl<T: Positional, const BORROW: bool> Codec<T> for RmpPos<BORROW> {
     #[inline]
     fn encode(&mut self, _i: usize, v: &T, out: &mut Vec<u8>) -> Res<()> {
-        v.write_seed(out)
+        rmp_serde::encode::write(out, &Out::<T::Pos, T>::new(v)).map_err(err)
     }
     fn decode(&mut self, _i: usize, b: &[u8]) -> Res<T> {
         if BORROW {
-            T::read_seed_borrowed(b)
+            read_borrowed::<T>(b).map(T::to_native)
         } else {
-            T::read_seed(b)
+            read(b)
         }
     }
     #[inline]
     fn decode_sink(&mut self, _i: usize, b: &[u8]) -> Res<()> {
         if BORROW {
-            T::sink_seed_borrowed(b)
+            black_box(read_borrowed::<T>(b)?);
         } else {
-            black_box(T::read_seed(b)?);
-            Ok(())
+            black_box(read::<T>(b)?);
         }
+        Ok(())
     }
     fn self_delimiting(&self) -> bool {
         true
@@ -217,7 +177,7 @@ pub fn entries() -> Vec<Entry> {
             ],
             typed: true,
             user: Err(crate::registry::TYPED_ROW),
-            make: every_dataset!(serde, "rmp-serde", RmpSeed::<false>),
+            make: every_dataset!(serde, "rmp-serde", RmpPos::<false>),
         },
         Entry {
             name: "rmp-serde-dynamic",
@@ -236,7 +196,7 @@ pub fn entries() -> Vec<Entry> {
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new(
                     "msgpack",
-                    RmpSeed::<false>,
+                    RmpPos::<false>,
                     beyond_64_bits,
                 ))
             }),
@@ -256,7 +216,7 @@ pub fn entries() -> Vec<Entry> {
             ],
             typed: true,
             user: Err(crate::registry::TYPED_ROW),
-            make: every_dataset!(serde, "rmp-serde-borrowed", RmpSeed::<true>),
+            make: every_dataset!(serde, "rmp-serde-borrowed", RmpPos::<true>),
         },
         Entry {
             name: "rmp-serde-map",
