@@ -267,8 +267,9 @@ public final class JacksonSerializer extends Serializer {
   @Override
   public String userNotApplicable() {
     return format.equals("xml")
-        ? "jackson-xml has no generic value tree that round-trips (lists become repeated elements,"
-            + " map keys must be XML names, null and empty values collapse): use jackson-json"
+        ? "jackson-xml: XML cannot carry the types' null, empty and nested values apart (an empty"
+            + " list and a missing one both read back as null, lists become repeated elements, map"
+            + " keys must be XML names); on user data use jackson-json"
         : null;
   }
 

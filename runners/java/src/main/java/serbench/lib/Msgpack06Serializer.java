@@ -8,21 +8,12 @@ import serbench.harness.Codec;
 import serbench.harness.DatasetKind;
 import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
-import serbench.model.Click;
-import serbench.model.ClickMap;
-import serbench.model.Gender;
-import serbench.model.SampleData;
-import serbench.model.Test1;
-import serbench.model.Test2;
-import serbench.model.Test3;
-import serbench.model.Test4;
-import serbench.model.Viewport;
 import serbench.seeds.SeedVersions;
 import serbench.seeds.msgpack0612.org.msgpack.MessagePack;
+import serbench.seeds.msgpack0612.org.msgpack.MessageTypeException;
 import serbench.seeds.msgpack0612.org.msgpack.packer.Packer;
 import serbench.seeds.msgpack0612.org.msgpack.template.OrdinalEnumTemplate;
 import serbench.seeds.msgpack0612.org.msgpack.template.Template;
-import serbench.seeds.msgpack0612.org.msgpack.template.Templates;
 import serbench.seeds.msgpack0612.org.msgpack.unpacker.BufferUnpacker;
 
 /**
@@ -55,59 +46,50 @@ public final class Msgpack06Serializer extends Serializer {
 
   @Override
   public String notApplicable(DatasetKind kind) {
-    if (kind.seed == DatasetKind.Seed.LOG_RECORDS) {
-      return "msgpack 0.6.12 targets Java 6: it has no template for java.time.Instant (S5's"
-          + " MyProperty3)";
+    for (Class<?> c : kind.model().classes()) {
+      for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+        if (f.getType() == java.time.Instant.class) {
+          return "msgpack 0.6.12 targets Java 6: it has no template for java.time.Instant ("
+              + c.getSimpleName()
+              + "."
+              + f.getName()
+              + ")";
+        }
+      }
     }
     return null;
   }
 
   @Override
   public Codec codec(DatasetKind kind) throws NotApplicableException {
+    String why = notApplicable(kind);
+    if (why != null) {
+      throw new NotApplicableException(why);
+    }
+    // The model's classes, as the seed registered its own: enums as their ordinal, and a record
+    // once the records it holds are (msgpack 0.6 builds its template at registration).
     MessagePack msgpack = new MessagePack();
-    msgpack.register(Gender.class, new OrdinalEnumTemplate<>(Gender.class));
-    for (Class<?> c :
-        List.of(
-            SampleData.class,
-            Test1.class,
-            Test2.class,
-            Test3.class,
-            Test4.class,
-            Viewport.class,
-            Click.class,
-            ClickMap.class)) {
-      msgpack.register(c);
-    }
-    Template<?> template;
-    switch (kind.seed) {
-      case ANDROID_USERS:
-        template = Templates.tList(msgpack.lookup(SampleData.class));
-        break;
-      case ONE_MB_DICT:
-        template = Templates.tMap(Templates.TString, Templates.TString);
-        break;
-      case LOG_RECORDS:
-        throw new NotApplicableException(notApplicable(kind));
-      case OTHER:
-        {
-          // Any other built-in: its generated model's classes, the referenced ones first (a types
-          // file lists the message's record before the ones it holds).
-          List<Class<?>> classes = new java.util.ArrayList<>(kind.model().classes());
-          java.util.Collections.reverse(classes);
-          for (Class<?> c : classes) {
-            if (c.isEnum()) {
-              registerEnum(msgpack, c);
-            } else {
-              msgpack.register(c);
-            }
+    List<Class<?>> left = new java.util.ArrayList<>(kind.model().classes());
+    while (!left.isEmpty()) {
+      int before = left.size();
+      for (java.util.Iterator<Class<?>> it = left.iterator(); it.hasNext(); ) {
+        Class<?> c = it.next();
+        try {
+          if (c.isEnum()) {
+            registerEnum(msgpack, c);
+          } else {
+            msgpack.register(c);
           }
-          template = msgpack.lookup(kind.type);
-          break;
+          it.remove();
+        } catch (MessageTypeException e) {
+          // a field's type not registered yet: next round
         }
-      default:
-        template = msgpack.lookup(kind.type);
+      }
+      if (left.size() == before) {
+        throw new NotApplicableException("msgpack 0.6.12 cannot build a template for " + left);
+      }
     }
-    return new TemplateCodec(msgpack, template);
+    return new TemplateCodec(msgpack, msgpack.lookup(kind.type));
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
