@@ -821,7 +821,7 @@ fn emit_datasets(families: &[Family], out: &mut String) {
         };
         writeln!(
             out,
-            "impl crate::cell::Item for {t} {{\n    fn read(path: &str, _types: Option<&str>) -> crate::types::Res<crate::cell::DatasetFile<Self>> {{\n        crate::cell::{read}(path)\n    }}\n}}\nimpl crate::types::Message for {t} {{\n    const DOCUMENT: bool = {document};\n}}"
+            "impl crate::types::Item for {t} {{\n    fn read(path: &str, _types: Option<&str>) -> crate::types::Res<crate::types::DatasetFile<Self>> {{\n        crate::types::{read}(path)\n    }}\n}}\nimpl crate::types::Message for {t} {{\n    const DOCUMENT: bool = {document};\n}}"
         )
         .unwrap();
         if let Some(m) = message {

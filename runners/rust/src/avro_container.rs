@@ -7,7 +7,7 @@ use apache_avro::types::Value as Avro;
 use apache_avro::{Codec, DeflateSettings, Reader, Schema, Writer};
 use serde_json::{Map, Value, json};
 
-use crate::untrusted::{MAX_DEPTH, float, hex, too_deep, unhex};
+use crate::canonical::{MAX_DEPTH, float_value, hex, too_deep, unhex};
 
 /// Why a file could not be written: the protocol's error code and the message.
 pub type Refusal = (&'static str, String);
@@ -66,8 +66,8 @@ fn canonical(v: &Avro, depth: usize) -> Value {
         | Avro::LocalTimestampMillis(i)
         | Avro::LocalTimestampMicros(i)
         | Avro::LocalTimestampNanos(i) => json!(i),
-        Avro::Float(f) => float(f64::from(*f)),
-        Avro::Double(f) => float(*f),
+        Avro::Float(f) => float_value(f64::from(*f)),
+        Avro::Double(f) => float_value(*f),
         Avro::Bytes(b) | Avro::Fixed(_, b) => json!({"$bytes": hex(b)}),
         Avro::String(s) | Avro::Enum(_, s) => json!(s),
         Avro::Union(_, inner) => canonical(inner, depth + 1),

@@ -3,48 +3,9 @@
 
 use std::hint::black_box;
 
+pub use crate::codec::{Codec, Source};
 use crate::compress::{CODECS, Codec as Compression, Compressors};
 use crate::types::*;
-use crate::user::V;
-
-/// What a library implements for one native type `T`. Encoders append to `out`.
-/// `i` is the index of the dataset item being encoded or decoded (only the baselines
-/// use it).
-pub trait Codec<T>: 'static {
-    /// Called first with the prepare command's dataset.
-    fn source(&mut self, _src: &Source) -> Res<()> {
-        Ok(())
-    }
-    /// Called once with the dataset's items before anything else; an error starting
-    /// with `not applicable: ` says the library cannot represent them.
-    fn prepare(&mut self, _items: &[T]) -> Res<()> {
-        Ok(())
-    }
-    fn encode(&mut self, i: usize, v: &T, out: &mut Vec<u8>) -> Res<()>;
-    /// Full decode into the native type (what the check compares).
-    fn decode(&mut self, i: usize, bytes: &[u8]) -> Res<T>;
-    /// The timed decode: by default the full decode, its result through the sink.
-    /// Rows that borrow or access in place override it.
-    #[inline]
-    fn decode_sink(&mut self, i: usize, bytes: &[u8]) -> Res<()> {
-        black_box(self.decode(i, bytes)?);
-        Ok(())
-    }
-    /// Self-delimiting encodings are concatenated in streams without a length prefix;
-    /// `decode_front` then returns the value and the bytes it used.
-    fn self_delimiting(&self) -> bool {
-        false
-    }
-    fn decode_front(&mut self, _i: usize, _bytes: &[u8]) -> Res<(T, usize)> {
-        Err("not self-delimiting".into())
-    }
-    #[inline]
-    fn decode_front_sink(&mut self, i: usize, bytes: &[u8]) -> Res<usize> {
-        let (v, n) = self.decode_front(i, bytes)?;
-        black_box(v);
-        Ok(n)
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
@@ -70,17 +31,6 @@ impl Op {
             }
         }
     }
-}
-
-/// The dataset as the prepare command names it.
-pub struct Source<'a> {
-    pub data: &'a str,
-    pub check_data: &'a str,
-    pub decode_from: Option<&'a str>,
-    /// A user dataset's types file.
-    pub types: Option<&'a str>,
-    /// A user dataset's `schemas` object (protocol section 7).
-    pub schemas: Option<&'a serde_json::Value>,
 }
 
 /// An error that starts with `not applicable: ` is that status; others are `as_other`.
@@ -119,62 +69,6 @@ pub trait CellOps {
     fn check_bytes(&mut self, bytes: &[u8]) -> Result<String, String>;
     /// Whether stream messages go back to back without a length prefix (the codec's flag).
     fn self_delimiting(&self) -> bool;
-}
-
-#[derive(serde::Deserialize)]
-pub struct DatasetFile<T> {
-    framing: String,
-    count: usize,
-    items: Vec<T>,
-}
-
-/// A dataset's message type: read from the canonical file, compared deeply.
-pub trait Item: Diff + Clone + Sized + 'static {
-    fn read(path: &str, types: Option<&str>) -> Res<DatasetFile<Self>>;
-}
-
-fn read_file(path: &str) -> Res<Vec<u8>> {
-    std::fs::read(path).map_err(|e| format!("{path}: {e}"))
-}
-
-/// A canonical file whose items serde reads as they are (the generated model's types
-/// match the canonical JSON: enums as ordinals, timestamps as numbers).
-pub fn read_serde<T: serde::de::DeserializeOwned>(path: &str) -> Res<DatasetFile<T>> {
-    serde_json::from_slice(&read_file(path)?).map_err(|e| format!("{path}: {e}"))
-}
-
-/// A canonical file whose items need the conversion (floats, bytes, `any`).
-pub fn read_json<T: FromJson>(path: &str) -> Res<DatasetFile<T>> {
-    #[derive(serde::Deserialize)]
-    struct Raw {
-        framing: String,
-        count: usize,
-        items: Vec<serde_json::Value>,
-    }
-    let raw: Raw = serde_json::from_slice(&read_file(path)?).map_err(|e| format!("{path}: {e}"))?;
-    let items = raw
-        .items
-        .iter()
-        .enumerate()
-        .map(|(i, j)| T::from_json(j, &format!("$[{i}]")))
-        .collect::<Res<_>>()
-        .map_err(|e| format!("{path}: {e}"))?;
-    Ok(DatasetFile {
-        framing: raw.framing,
-        count: raw.count,
-        items,
-    })
-}
-
-impl Item for V {
-    fn read(path: &str, types: Option<&str>) -> Res<DatasetFile<Self>> {
-        let (framing, count, items) = crate::user::load(path, types)?;
-        Ok(DatasetFile {
-            framing,
-            count,
-            items,
-        })
-    }
 }
 
 fn load<T: Item>(path: &str, types: Option<&str>) -> Result<DatasetFile<T>, PrepareError> {

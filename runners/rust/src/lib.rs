@@ -4,8 +4,11 @@
 
 pub mod alloc;
 pub mod avro_container;
+pub mod canonical;
 pub mod cell;
+pub mod codec;
 pub mod compress;
+pub mod entry;
 pub mod footprint;
 pub mod generated;
 #[macro_use]

@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 use crate::alloc;
 use crate::build_info;
 use crate::cell::{CellOps, Op, PrepareError, Source};
+use crate::entry::Entry;
 use crate::model::{BUILTIN, builtin};
-use crate::registry::{Entry, registry};
+use crate::registry::registry;
 
 pub fn describe() -> Value {
     let serializers: Vec<Value> = registry()

@@ -317,9 +317,7 @@ impl<T: Borrowable> Borrowable for Map<T> {
 }
 
 /// A dataset's message type, as every library sees it.
-pub trait Message:
-    crate::cell::Item + Serialize + DeserializeOwned + Borrowable + std::fmt::Debug
-{
+pub trait Message: Item + Serialize + DeserializeOwned + Borrowable + std::fmt::Debug {
     /// The top-level value is a record or a map (BSON wraps anything else).
     const DOCUMENT: bool;
 }
@@ -357,7 +355,7 @@ macro_rules! json_float {
     ($($t:ty),*) => {$(
         impl FromJson for $t {
             fn from_json(j: &J, path: &str) -> Res<Self> {
-                Ok(crate::user::float(j, path)? as $t)
+                Ok(crate::canonical::float(j, path)? as $t)
             }
         }
     )*};
@@ -387,7 +385,7 @@ impl FromJson for Null {
 impl FromJson for Vec<u8> {
     fn from_json(j: &J, path: &str) -> Res<Self> {
         j.as_str()
-            .and_then(crate::user::b64)
+            .and_then(crate::canonical::b64)
             .map_or_else(|| bad(j, "base64", path), Ok)
     }
 }
@@ -419,4 +417,49 @@ impl<T: FromJson> FromJson for Map<T> {
             .map(|(k, x)| Ok((k.clone(), T::from_json(x, &child(path, k))?)))
             .collect()
     }
+}
+
+#[derive(serde::Deserialize)]
+pub struct DatasetFile<T> {
+    pub framing: String,
+    pub count: usize,
+    pub items: Vec<T>,
+}
+
+/// A dataset's message type: read from the canonical file, compared deeply.
+pub trait Item: Diff + Clone + Sized + 'static {
+    fn read(path: &str, types: Option<&str>) -> Res<DatasetFile<Self>>;
+}
+
+fn read_file(path: &str) -> Res<Vec<u8>> {
+    std::fs::read(path).map_err(|e| format!("{path}: {e}"))
+}
+
+/// A canonical file whose items serde reads as they are (the generated model's types
+/// match the canonical JSON: enums as ordinals, timestamps as numbers).
+pub fn read_serde<T: serde::de::DeserializeOwned>(path: &str) -> Res<DatasetFile<T>> {
+    serde_json::from_slice(&read_file(path)?).map_err(|e| format!("{path}: {e}"))
+}
+
+/// A canonical file whose items need the conversion (floats, bytes, `any`).
+pub fn read_json<T: FromJson>(path: &str) -> Res<DatasetFile<T>> {
+    #[derive(serde::Deserialize)]
+    struct Raw {
+        framing: String,
+        count: usize,
+        items: Vec<serde_json::Value>,
+    }
+    let raw: Raw = serde_json::from_slice(&read_file(path)?).map_err(|e| format!("{path}: {e}"))?;
+    let items = raw
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, j)| T::from_json(j, &format!("$[{i}]")))
+        .collect::<Res<_>>()
+        .map_err(|e| format!("{path}: {e}"))?;
+    Ok(DatasetFile {
+        framing: raw.framing,
+        count: raw.count,
+        items,
+    })
 }

@@ -11,12 +11,12 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
+use crate::canonical::{MAX_DEPTH, float_value, hex, too_deep, unhex};
 use crate::cell::{CellOps, Source};
+use crate::entry::Entry;
 use crate::model::builtin;
-use crate::registry::Entry;
 use crate::user::V;
 
-pub(crate) const MAX_DEPTH: usize = 400;
 /// Marks an error that is a caught panic, not the library's refusal.
 const PANIC: &str = "\u{0}panic: ";
 
@@ -65,20 +65,6 @@ fn generic(name: &str) -> Option<Generic> {
     })
 }
 
-pub(crate) fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-pub(crate) fn unhex(s: &str) -> Result<Vec<u8>, String> {
-    // checked first: slicing by byte offsets must not split a character
-    if !s.len().is_multiple_of(2) || !s.bytes().all(|c| c.is_ascii_hexdigit()) {
-        return Err(format!("{s:?} is not hex"));
-    }
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).map_err(|e| e.to_string()))
-        .collect()
-}
-
 const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 fn b64encode(b: &[u8]) -> String {
@@ -114,20 +100,6 @@ fn b64decode(s: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-pub(crate) fn float(f: f64) -> Value {
-    if f.is_nan() {
-        json!({"$float": "NaN"})
-    } else if f.is_infinite() {
-        json!({"$float": if f > 0.0 { "Infinity" } else { "-Infinity" }})
-    } else {
-        json!(f)
-    }
-}
-
-pub(crate) fn too_deep() -> Value {
-    json!({"$other": format!("nested deeper than {MAX_DEPTH}")})
-}
-
 fn canon_json(v: Value, depth: usize) -> Value {
     if depth > MAX_DEPTH {
         return too_deep();
@@ -153,8 +125,8 @@ fn canon_v(v: &V, depth: usize) -> Value {
         V::Int(i) => json!(i),
         V::UInt(u) => json!(u),
         V::Big(s) => json!({"$other": format!("bigint {s}")}),
-        V::F32(f) => float(*f as f64),
-        V::F64(f) => float(*f),
+        V::F32(f) => float_value(*f as f64),
+        V::F64(f) => float_value(*f),
         V::Str(s) => json!(s),
         V::Bytes(b) => json!({"$bytes": hex(b)}),
         V::Ts(ms) => json!({"$timestamp": [ms.div_euclid(1000), ms.rem_euclid(1000) * 1_000_000]}),
@@ -187,7 +159,7 @@ fn canon_cbor(v: &ciborium::Value, depth: usize) -> Value {
             }
         }
         C::Bytes(b) => json!({"$bytes": hex(b)}),
-        C::Float(f) => float(*f),
+        C::Float(f) => float_value(*f),
         C::Text(s) => json!(s),
         C::Bool(b) => json!(b),
         C::Null => Value::Null,

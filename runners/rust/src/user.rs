@@ -9,7 +9,9 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value as J;
 
-use crate::types::{Diff, FromJson, Res, child};
+use crate::canonical::{b64, float};
+use crate::codec::{Codec, Source};
+use crate::types::{DatasetFile, Diff, FromJson, Item, Res, child};
 
 /// A declared type.
 #[derive(Debug, Clone)]
@@ -125,44 +127,6 @@ fn resolve(expr: &str, named: &serde_json::Map<String, J>, depth: u32) -> Res<Ty
             }
         }
     })
-}
-
-pub fn b64(s: &str) -> Option<Vec<u8>> {
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let s = s.as_bytes();
-    if !s.len().is_multiple_of(4) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(s.len() / 4 * 3);
-    for chunk in s.chunks(4) {
-        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
-        let mut n = 0u32;
-        for &c in &chunk[..4 - pad] {
-            n = (n << 6) | val(c)?;
-        }
-        n <<= 6 * pad as u32;
-        out.extend_from_slice(&n.to_be_bytes()[1..4 - pad]);
-    }
-    Some(out)
-}
-
-pub fn float(j: &J, path: &str) -> Res<f64> {
-    match j {
-        J::Number(n) => n.as_f64().ok_or_else(|| format!("{path}: not a number")),
-        J::String(s) if s == "NaN" => Ok(f64::NAN),
-        J::String(s) if s == "Infinity" => Ok(f64::INFINITY),
-        J::String(s) if s == "-Infinity" => Ok(f64::NEG_INFINITY),
-        _ => Err(format!("{path}: expected a float, got {j}")),
-    }
 }
 
 fn int(j: &J) -> V {
@@ -552,14 +516,14 @@ impl<'de> Deserialize<'de> for V {
 }
 
 /// The declared message type of a prepare command's user dataset.
-pub fn types_of(src: &crate::cell::Source) -> Res<Ty> {
+pub fn types_of(src: &Source) -> Res<Ty> {
     let t = src.types.ok_or("a user dataset needs its types file")?;
     parse_types(&std::fs::read_to_string(t).map_err(|e| format!("{t}: {e}"))?)
 }
 
 /// The dataset's schema of one kind (`proto`, `avsc`, ...); a kind serbench marked
 /// `unavailable` (or did not write) is an error starting with `not applicable: `.
-pub fn schema<'a>(src: &crate::cell::Source<'a>, kind: &str, format: &str) -> Res<&'a J> {
+pub fn schema<'a>(src: &Source<'a>, kind: &str, format: &str) -> Res<&'a J> {
     let s = src
         .schemas
         .and_then(|s| s.get(kind))
@@ -673,8 +637,8 @@ impl<C> UserCodec<C> {
     }
 }
 
-impl<C: crate::cell::Codec<V>> crate::cell::Codec<V> for UserCodec<C> {
-    fn source(&mut self, src: &crate::cell::Source) -> Res<()> {
+impl<C: Codec<V>> Codec<V> for UserCodec<C> {
+    fn source(&mut self, src: &Source) -> Res<()> {
         if src.types.is_some() {
             self.ty = Some(types_of(src)?);
         }
@@ -716,5 +680,16 @@ impl<C: crate::cell::Codec<V>> crate::cell::Codec<V> for UserCodec<C> {
     #[inline]
     fn decode_front_sink(&mut self, i: usize, b: &[u8]) -> Res<usize> {
         self.inner.decode_front_sink(i, b)
+    }
+}
+
+impl Item for V {
+    fn read(path: &str, types: Option<&str>) -> Res<DatasetFile<Self>> {
+        let (framing, count, items) = load(path, types)?;
+        Ok(DatasetFile {
+            framing,
+            count,
+            items,
+        })
     }
 }

@@ -14,7 +14,7 @@ use apache_avro::types::Value;
 use apache_avro::writer::datum::GenericDatumWriter;
 
 use crate::cell::{Codec, Source};
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Map, Res};
 use crate::user::{Ty, V, beyond_64_bits, first_uncarried, identifier, schema, types_of};
 

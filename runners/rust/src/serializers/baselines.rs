@@ -3,7 +3,7 @@
 use std::hint::black_box;
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Hw, Res};
 
 /// encode appends a prepared empty buffer; decode hands back the original object.
@@ -99,7 +99,7 @@ pub fn entries() -> Vec<Entry> {
             library: "serbench",
             labels: &["baseline"],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(
                 fixed,
                 "memcpy",

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use serde::de::DeserializeOwned;
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Borrowable, Res};
 
 const CONFIG: bincode::config::Configuration = bincode::config::standard();
@@ -58,7 +58,7 @@ pub fn entries() -> Vec<Entry> {
             library: "bincode",
             labels: &["binary", "schema-required", "positional", "copying-decode"],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(fixed, "bincode", Bincode::<false>),
         },
         Entry {
@@ -72,7 +72,7 @@ pub fn entries() -> Vec<Entry> {
                 "borrowed-strings",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(fixed, "bincode-borrowed", Bincode::<true>),
         },
     ]

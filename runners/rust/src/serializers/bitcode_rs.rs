@@ -1,7 +1,7 @@
 //! bitcode (derive): a reused `bitcode::Buffer` for encoding and decoding.
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 
 #[derive(Default)]
@@ -28,7 +28,7 @@ pub fn entries() -> Vec<Entry> {
         library: "bitcode",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
         typed: true,
-        user: Err(crate::registry::TYPED_ROW),
+        user: Err(crate::entry::TYPED_ROW),
         make: every_dataset!(fixed, "bitcode", Bitcode::default()),
     }]
 }

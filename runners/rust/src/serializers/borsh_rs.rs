@@ -2,7 +2,7 @@
 //! written in sorted key order, as borsh requires.
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 
 pub struct Borsh;
@@ -25,7 +25,7 @@ pub fn entries() -> Vec<Entry> {
         library: "borsh",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
         typed: true,
-        user: Err(crate::registry::TYPED_ROW),
+        user: Err(crate::entry::TYPED_ROW),
         make: every_dataset!(borsh, "borsh", Borsh),
     }]
 }

@@ -6,7 +6,7 @@ use std::hint::black_box;
 use serde::{Deserialize, Serialize};
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::*;
 
 #[derive(Serialize)]
@@ -88,7 +88,7 @@ pub fn entries() -> Vec<Entry> {
                 "generated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "bson", Bson::<false>),
         },
         Entry {
@@ -104,7 +104,7 @@ pub fn entries() -> Vec<Entry> {
                 "borrowed-strings",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "bson-borrowed", Bson::<true>),
         },
     ]

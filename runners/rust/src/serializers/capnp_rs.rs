@@ -13,7 +13,7 @@ use capnp::message::{Builder, HeapAllocator, ReaderOptions, ReaderSegments};
 use capnp::traits::{FromPointerBuilder, FromPointerReader};
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 
 type R<T> = capnp::Result<T>;
@@ -115,7 +115,7 @@ pub fn entries() -> Vec<Entry> {
             library: "capnp",
             labels: &["binary", "schema-required", "generated", "copying-decode"],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(capnp, "capnp", CapnpCodec::new(false)),
         },
         Entry {
@@ -131,7 +131,7 @@ pub fn entries() -> Vec<Entry> {
                 "validated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(capnp, "capnp-access", CapnpCodec::new(true)),
         },
     ]

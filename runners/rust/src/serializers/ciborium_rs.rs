@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 use crate::user::{UserCodec, V, beyond_64_bits};
 
@@ -38,7 +38,7 @@ pub fn entries() -> Vec<Entry> {
                 "generated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "ciborium", Ciborium),
         },
         Entry {
@@ -58,7 +58,7 @@ pub fn entries() -> Vec<Entry> {
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new("cbor", Ciborium, beyond_64_bits))
             }),
-            make: crate::registry::user_only,
+            make: crate::entry::user_only,
         },
     ]
 }

@@ -11,7 +11,7 @@ use std::hint::black_box;
 use flatbuffers::{FlatBufferBuilder, Follow, ForwardsUOffset, Vector, Verifiable, WIPOffset};
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 
 /// A native type and its table (codegen/fbs.rs writes the impls).
@@ -119,7 +119,7 @@ pub fn entries() -> Vec<Entry> {
                 "validated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(fbs, "flatbuffers", Flatbuffers::new(Mode::Full)),
         },
         Entry {
@@ -135,7 +135,7 @@ pub fn entries() -> Vec<Entry> {
                 "validated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(fbs, "flatbuffers-access", Flatbuffers::new(Mode::Access)),
         },
         Entry {
@@ -152,7 +152,7 @@ pub fn entries() -> Vec<Entry> {
                 "unsafe-untrusted-input",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(
                 fbs,
                 "flatbuffers-access-unvalidated",

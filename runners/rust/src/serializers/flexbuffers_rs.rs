@@ -11,7 +11,7 @@ use flexbuffers::FlexbufferSerializer;
 use serde::{Serialize, Serializer};
 
 use crate::cell::{Codec, Source};
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 use crate::user::{Ty, UserCodec, V, beyond_64_bits, types_of};
 use crate::views::{Derived, In, Out, Via, ViaDe};

@@ -2,7 +2,7 @@
 //! format is `types::Hw`.
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Hw, Res};
 
 pub struct Handwritten;
@@ -36,7 +36,7 @@ pub fn entries() -> Vec<Entry> {
             "copying-decode",
         ],
         typed: true,
-        user: Err(crate::registry::TYPED_ROW),
+        user: Err(crate::entry::TYPED_ROW),
         make: every_dataset!(fixed, "handwritten", Handwritten),
     }]
 }

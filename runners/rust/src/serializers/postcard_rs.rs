@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Borrowable, Res};
 
 pub struct Postcard<const BORROW: bool>;
@@ -48,7 +48,7 @@ pub fn entries() -> Vec<Entry> {
             library: "postcard",
             labels: &["binary", "schema-required", "positional", "copying-decode"],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(fixed, "postcard", Postcard::<false>),
         },
         Entry {
@@ -62,7 +62,7 @@ pub fn entries() -> Vec<Entry> {
                 "borrowed-strings",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(fixed, "postcard-borrowed", Postcard::<true>),
         },
     ]

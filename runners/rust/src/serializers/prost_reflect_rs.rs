@@ -13,7 +13,7 @@ use prost_reflect::{
 };
 
 use crate::cell::{Codec, Source};
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 use crate::user::{Ty, V, beyond_64_bits, first_uncarried, schema, types_of};
 

@@ -4,7 +4,7 @@
 //! message and moves it into the native value.
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 
 /// A native type and its generated message.
@@ -34,7 +34,7 @@ pub fn entries() -> Vec<Entry> {
         library: "prost",
         labels: &["binary", "schema-required", "generated", "copying-decode"],
         typed: true,
-        user: Err(crate::registry::TYPED_ROW),
+        user: Err(crate::entry::TYPED_ROW),
         make: every_dataset!(prost, "prost", Prost),
     }]
 }

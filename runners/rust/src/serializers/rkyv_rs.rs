@@ -15,7 +15,7 @@ use rkyv::util::AlignedVec;
 use rkyv::{Archive, Archived, Deserialize, Serialize};
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::*;
 
 /// Reads every field of an archived value in place; returns a checksum of what it read.
@@ -202,7 +202,7 @@ pub fn entries() -> Vec<Entry> {
             library: "rkyv",
             labels: &["binary", "schema-required", "copying-decode", "validated"],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(fixed, "rkyv", RkyvCodec::new(Mode::Full)),
         },
         Entry {
@@ -217,7 +217,7 @@ pub fn entries() -> Vec<Entry> {
                 "validated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(fixed, "rkyv-access", RkyvCodec::new(Mode::Access)),
         },
         Entry {
@@ -233,7 +233,7 @@ pub fn entries() -> Vec<Entry> {
                 "unsafe-untrusted-input",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(
                 fixed,
                 "rkyv-access-unvalidated",

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Borrowable, Res};
 use crate::user::{UserCodec, V, beyond_64_bits};
 use crate::views::{Derived, In, Out, Via, ViaDe};
@@ -176,7 +176,7 @@ pub fn entries() -> Vec<Entry> {
                 "generated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "rmp-serde", RmpPos::<false>),
         },
         Entry {
@@ -200,7 +200,7 @@ pub fn entries() -> Vec<Entry> {
                     beyond_64_bits,
                 ))
             }),
-            make: crate::registry::user_only,
+            make: crate::entry::user_only,
         },
         Entry {
             name: "rmp-serde-borrowed",
@@ -215,7 +215,7 @@ pub fn entries() -> Vec<Entry> {
                 "borrowed-strings",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "rmp-serde-borrowed", RmpPos::<true>),
         },
         Entry {
@@ -232,7 +232,7 @@ pub fn entries() -> Vec<Entry> {
                 "generated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "rmp-serde-map", RmpMap),
         },
         Entry {
@@ -252,7 +252,7 @@ pub fn entries() -> Vec<Entry> {
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new("msgpack", RmpMap, beyond_64_bits))
             }),
-            make: crate::registry::user_only,
+            make: crate::entry::user_only,
         },
     ]
 }

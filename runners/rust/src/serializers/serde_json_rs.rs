@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Borrowable, Res};
 use crate::user::{UserCodec, V, beyond_64_bits};
 
@@ -57,7 +57,7 @@ pub fn entries() -> Vec<Entry> {
                 "generated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "serde_json", SerdeJson::<false>),
         },
         Entry {
@@ -81,7 +81,7 @@ pub fn entries() -> Vec<Entry> {
                     beyond_64_bits,
                 ))
             }),
-            make: crate::registry::user_only,
+            make: crate::entry::user_only,
         },
         Entry {
             name: "serde_json-borrowed",
@@ -96,7 +96,7 @@ pub fn entries() -> Vec<Entry> {
                 "borrowed-strings",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "serde_json-borrowed", SerdeJson::<true>),
         },
     ]

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Borrowable, Res};
 use crate::user::{UserCodec, V, beyond_64_bits};
 
@@ -69,7 +69,7 @@ pub fn entries() -> Vec<Entry> {
                 "generated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "simd-json", SimdJson::<false>::default()),
         },
         Entry {
@@ -93,7 +93,7 @@ pub fn entries() -> Vec<Entry> {
                     beyond_64_bits,
                 ))
             }),
-            make: crate::registry::user_only,
+            make: crate::entry::user_only,
         },
         Entry {
             name: "simd-json-borrowed",
@@ -108,7 +108,7 @@ pub fn entries() -> Vec<Entry> {
                 "borrowed-strings",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "simd-json-borrowed", SimdJson::<true>::default()),
         },
     ]

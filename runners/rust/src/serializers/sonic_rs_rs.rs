@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::{Borrowable, Res};
 use crate::user::{UserCodec, V, beyond_64_bits};
 
@@ -56,7 +56,7 @@ pub fn entries() -> Vec<Entry> {
                 "generated",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "sonic-rs", SonicRs::<false>),
         },
         Entry {
@@ -76,7 +76,7 @@ pub fn entries() -> Vec<Entry> {
             user: Ok(|| {
                 crate::cell::cell::<V, _>(UserCodec::new("json", SonicRs::<false>, beyond_64_bits))
             }),
-            make: crate::registry::user_only,
+            make: crate::entry::user_only,
         },
         Entry {
             name: "sonic-rs-borrowed",
@@ -91,7 +91,7 @@ pub fn entries() -> Vec<Entry> {
                 "borrowed-strings",
             ],
             typed: true,
-            user: Err(crate::registry::TYPED_ROW),
+            user: Err(crate::entry::TYPED_ROW),
             make: every_dataset!(serde, "sonic-rs-borrowed", SonicRs::<true>),
         },
     ]

@@ -4,7 +4,7 @@
 use speedy::{LittleEndian, Readable, Writable};
 
 use crate::cell::Codec;
-use crate::registry::Entry;
+use crate::entry::Entry;
 use crate::types::Res;
 
 pub struct Speedy;
@@ -34,7 +34,7 @@ pub fn entries() -> Vec<Entry> {
         library: "speedy",
         labels: &["binary", "schema-required", "positional", "copying-decode"],
         typed: true,
-        user: Err(crate::registry::TYPED_ROW),
+        user: Err(crate::entry::TYPED_ROW),
         make: every_dataset!(fixed, "speedy", Speedy),
     }]
 }
