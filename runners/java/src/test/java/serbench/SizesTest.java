@@ -189,6 +189,8 @@ class SizesTest {
     }
     assertEquals(2 * (4 * (2 + 3 * 5) + 2), encodedSize("protobuf", d));
     assertEquals(4 + 2 * 4 * 3 * 4, encodedSize("handwritten", d)); // count, 24 float32
+    // a record of one field is its bare value: the list of triangles, each an array of 4 arrays
+    assertEquals(1 + 2 * (1 + 4 * (1 + 3 * 5)), encodedSize("msgpack-core", d));
   }
 
   @Test
