@@ -176,7 +176,7 @@ class ServeTest {
         List.of(
             "handwritten/misc",
             "protobuf/misc",
-            "msgpack-core/",
+            "msgpack-core/misc",
             "jackson-xml/",
             "thrift/edge",
             "thrift/misc",
@@ -213,6 +213,10 @@ class ServeTest {
     assertEquals(
         "flexbuffers: 5 (bigint: FlexBuffers integers are 64-bit) at $[0].huge",
         got.get("flexbuffers/misc").get("error").get("message").asText());
+    assertEquals(
+        "msgpack-core: $.huge is bigint: the generated positional code needs a declared type;"
+            + " give it one in the types file and add the dataset again with --types",
+        got.get("msgpack-core/misc").get("error").get("message").asText());
     assertEquals(FBS_MISC, got.get("flatbuffers/misc").get("error").get("message").asText());
     assertEquals(THRIFT_EDGE, got.get("thrift/edge").get("error").get("message").asText());
     assertEquals(

@@ -1,26 +1,32 @@
 package serbench.lib;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessagePacker;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.core.buffer.ArrayBufferInput;
 import org.msgpack.core.buffer.OutputStreamBufferOutput;
 import serbench.harness.Buf;
+import serbench.harness.Codec;
+import serbench.harness.Dataset;
 import serbench.harness.DatasetKind;
 import serbench.harness.MessageConsumer;
 import serbench.harness.MsgpackCoreGlue;
 import serbench.harness.NotApplicableException;
 import serbench.harness.SelfDelimitingCodec;
 import serbench.harness.Serializer;
+import serbench.harness.UserTypes;
 
 /**
  * msgpack-core (msgpack-java) in the seeds' positional layout, through the glue TypeGen generates
- * per built-in message from its types ({@link MsgpackCoreGlue}: a record the array of its fields in
- * order, a record of one field its bare value, an enum its ordinal, a timestamp int64
- * milliseconds). Streams are plain concatenation.
+ * per built-in message and per user dataset from its types ({@link MsgpackCoreGlue}: a record the
+ * array of its fields in order, a record of one field its bare value, an enum its ordinal, a
+ * timestamp int64 milliseconds, an optional nil or its value). Streams are plain concatenation.
  */
 public final class MsgpackCoreSerializer extends Serializer {
   public MsgpackCoreSerializer() {
@@ -41,8 +47,66 @@ public final class MsgpackCoreSerializer extends Serializer {
 
   @Override
   public String userNotApplicable() {
-    return "msgpack-core has generated glue for the built-in datasets only:"
-        + " user datasets go through jackson-msgpack (the generic value tree)";
+    return null;
+  }
+
+  @Override
+  public boolean typedUser() {
+    return true;
+  }
+
+  /** A user dataset: the glue TypeGen generated beside its typed model, as for a built-in. */
+  @Override
+  public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
+    String pkg = data.model.getClass().getPackageName() + ".";
+    for (String name = "SerbenchMsgpackCore"; name.length() < 30; name += "_") {
+      Class<?> c;
+      try {
+        c = Class.forName(pkg + name);
+      } catch (ClassNotFoundException e) {
+        break;
+      }
+      if (MsgpackCoreGlue.class.isAssignableFrom(c)) {
+        return new PackCodec((MsgpackCoreGlue) c.getConstructor().newInstance());
+      }
+    }
+    String at = noCode(data.types.message, "$", new HashSet<>());
+    throw new NotApplicableException(
+        at != null
+            ? "msgpack-core: "
+                + at
+                + ": the generated positional code needs a declared type; give it one in the"
+                + " types file and add the dataset again with --types"
+            : "msgpack-core: no glue generated for this dataset's types: run `serbench build -r"
+                + " java`");
+  }
+
+  /** The path and type of the first any or bigint under {@code t} (no glue for it), or null. */
+  private static String noCode(UserTypes.Type t, String path, Set<String> seen) {
+    switch (t.kind) {
+      case ANY:
+      case BIGINT:
+        return path + " is " + t.name;
+      case OPTIONAL:
+        return noCode(t.elem, path, seen);
+      case LIST:
+        return noCode(t.elem, path + "[]", seen);
+      case MAP:
+        return noCode(t.elem, path + "[*]", seen);
+      case RECORD:
+        if (!seen.add(t.name)) {
+          return null;
+        }
+        for (int i = 0; i < t.fields.size(); i++) {
+          String at = noCode(t.fieldTypes.get(i), path + UserTypes.field(t.fields.get(i)), seen);
+          if (at != null) {
+            return at;
+          }
+        }
+        return null;
+      default:
+        return null;
+    }
   }
 
   @Override

@@ -614,7 +614,10 @@ public final class TypeGen {
       if (!root.path("message").isTextual()) {
         throw new IllegalArgumentException("'message' must name one type");
       }
-      new Model(root, pkg, "SerbenchModel").write(out, written, bytes);
+      Model m = new Model(root, pkg, "SerbenchModel");
+      m.write(out, written, bytes);
+      String msg = root.get("message").asText();
+      MsgpackGlue.write(m, msg, freeName(m, "SerbenchMsgpackCore"), out, written);
     } catch (RuntimeException e) {
       System.err.println("typegen: skipping " + types + ": " + e.getMessage());
     }
@@ -3480,11 +3483,12 @@ final class AvroGlue {
 }
 
 /**
- * Plain Java between a built-in message's typed model and msgpack-core's positional layout ({@code
- * serbench.model.<Id>MsgpackCore}, a {@code harness.MsgpackCoreGlue}), the convention the python,
- * node and go runners share: a record the array of its fields in order, a record of one field that
- * field's bare value (S2's third message a bare string), an enum its ordinal, a timestamp int64
- * epoch ms, an optional nil or its value, lists arrays, maps maps in the model's order. Throws
+ * Plain Java between a message's typed model and msgpack-core's positional layout (a {@code
+ * harness.MsgpackCoreGlue}: {@code serbench.model.<Id>MsgpackCore} for a built-in, {@code
+ * SerbenchMsgpackCore} beside a user dataset's model), the convention the python, node and go
+ * runners share: a record the array of its fields in order, a record of one field that field's bare
+ * value (S2's third message a bare string), an enum its ordinal, a timestamp int64 epoch ms, an
+ * optional nil or its value, lists arrays, maps maps in the model's order. Throws
  * IllegalArgumentException for a type it has no direct code for ({@code any}, {@code bigint}); the
  * row is then not applicable with the reason.
  */
@@ -3506,7 +3510,10 @@ final class MsgpackGlue {
       throws IOException {
     try {
       TypeGen.put(
-          out, "serbench/model/" + name + ".java", new MsgpackGlue(m).source(name, msg), written);
+          out,
+          m.pkg.replace('.', '/') + "/" + name + ".java",
+          new MsgpackGlue(m).source(name, msg),
+          written);
     } catch (IllegalArgumentException e) {
       System.err.println("typegen: no msgpack-core glue for " + name + ": " + e.getMessage());
     }
