@@ -32,4 +32,25 @@ public final class TypedModels {
     }
     return null;
   }
+
+  /**
+   * The class TypeGen generated beside {@code model} under {@code name} (a record of the dataset
+   * may have taken the name: then {@code name_}, {@code name__}, ...), made, or null when the build
+   * wrote none.
+   */
+  public static <T> T glue(TypedModel model, String name, Class<T> type) throws Exception {
+    String pkg = model.getClass().getPackageName() + ".";
+    for (String n = name; n.length() < name.length() + 10; n += "_") {
+      Class<?> c;
+      try {
+        c = Class.forName(pkg + n);
+      } catch (ClassNotFoundException e) {
+        return null;
+      }
+      if (type.isAssignableFrom(c)) {
+        return type.cast(c.getConstructor().newInstance());
+      }
+    }
+    return null;
+  }
 }

@@ -13,6 +13,7 @@ import serbench.harness.FlatBuffersGlue;
 import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.harness.TypedModel;
+import serbench.harness.TypedModels;
 import serbench.harness.UserTypes;
 
 /**
@@ -61,19 +62,12 @@ public final class FlatBuffersSerializer extends Serializer {
   }
 
   private static FlatBuffersGlue glue(TypedModel model) throws Exception {
-    String pkg = model.getClass().getPackageName() + ".";
-    for (String name = "SerbenchFlatBuffers"; name.length() < 30; name += "_") {
-      try {
-        Class<?> c = Class.forName(pkg + name);
-        if (FlatBuffersGlue.class.isAssignableFrom(c)) {
-          return (FlatBuffersGlue) c.getConstructor().newInstance();
-        }
-      } catch (ClassNotFoundException e) {
-        break;
-      }
+    FlatBuffersGlue glue = TypedModels.glue(model, "SerbenchFlatBuffers", FlatBuffersGlue.class);
+    if (glue == null) {
+      throw new NotApplicableException(
+          "flatbuffers: no glue generated for this dataset's .fbs: run `serbench build -r java`");
     }
-    throw new NotApplicableException(
-        "flatbuffers: no glue generated for this dataset's .fbs: run `serbench build -r java`");
+    return glue;
   }
 
   /**

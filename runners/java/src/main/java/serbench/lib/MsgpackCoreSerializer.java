@@ -20,6 +20,7 @@ import serbench.harness.MsgpackCoreGlue;
 import serbench.harness.NotApplicableException;
 import serbench.harness.SelfDelimitingCodec;
 import serbench.harness.Serializer;
+import serbench.harness.TypedModels;
 import serbench.harness.UserTypes;
 
 /**
@@ -58,17 +59,10 @@ public final class MsgpackCoreSerializer extends Serializer {
   /** A user dataset: the glue TypeGen generated beside its typed model, as for a built-in. */
   @Override
   public Codec userCodec(Dataset data, JsonNode schemas) throws Exception {
-    String pkg = data.model.getClass().getPackageName() + ".";
-    for (String name = "SerbenchMsgpackCore"; name.length() < 30; name += "_") {
-      Class<?> c;
-      try {
-        c = Class.forName(pkg + name);
-      } catch (ClassNotFoundException e) {
-        break;
-      }
-      if (MsgpackCoreGlue.class.isAssignableFrom(c)) {
-        return new PackCodec((MsgpackCoreGlue) c.getConstructor().newInstance());
-      }
+    MsgpackCoreGlue glue =
+        TypedModels.glue(data.model, "SerbenchMsgpackCore", MsgpackCoreGlue.class);
+    if (glue != null) {
+      return new PackCodec(glue);
     }
     String at = noCode(data.types.message, "$", new HashSet<>());
     throw new NotApplicableException(

@@ -28,6 +28,7 @@ import serbench.harness.NotApplicableException;
 import serbench.harness.Serializer;
 import serbench.harness.ThriftGlue;
 import serbench.harness.TypedModel;
+import serbench.harness.TypedModels;
 import serbench.harness.UserTypes;
 
 /**
@@ -108,18 +109,7 @@ public final class ThriftSerializer extends Serializer {
 
   /** The glue TypeGen generated for the model's .thrift, or null (then libthrift's metadata). */
   private static ThriftGlue glue(TypedModel model) throws Exception {
-    String pkg = model.getClass().getPackageName() + ".";
-    for (String name = "SerbenchThrift"; name.length() < 30; name += "_") {
-      try {
-        Class<?> c = Class.forName(pkg + name);
-        if (ThriftGlue.class.isAssignableFrom(c)) {
-          return (ThriftGlue) c.getConstructor().newInstance();
-        }
-      } catch (ClassNotFoundException e) {
-        return null;
-      }
-    }
-    return null;
+    return TypedModels.glue(model, "SerbenchThrift", ThriftGlue.class);
   }
 
   private interface To {
