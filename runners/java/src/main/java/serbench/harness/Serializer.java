@@ -60,11 +60,12 @@ public abstract class Serializer {
   }
 
   /**
-   * Why this serializer cannot take user datasets at all (protocol section 7), or null when it can.
-   * A user can act on the reason.
+   * Why this serializer cannot take user datasets at all (protocol section 7), or null when it can
+   * (by default: when it runs on their generated model, {@link #typedUser}). A user can act on the
+   * reason.
    */
   public String userNotApplicable() {
-    return name + " has code for the built-in datasets only";
+    return typedUser() ? null : name + " has code for the built-in datasets only";
   }
 
   /**

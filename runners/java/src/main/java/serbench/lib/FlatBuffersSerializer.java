@@ -33,11 +33,6 @@ public final class FlatBuffersSerializer extends Serializer {
   }
 
   @Override
-  public String userNotApplicable() {
-    return null;
-  }
-
-  @Override
   public boolean typedUser() {
     return true;
   }

@@ -39,11 +39,6 @@ public final class ForySerializer extends Serializer {
     CLASSES.addAll(DatasetKind.modelClasses(false));
   }
 
-  @Override
-  public String userNotApplicable() {
-    return null;
-  }
-
   /**
    * User datasets: the classes of the dataset's generated model, registered after the built-ins'.
    */

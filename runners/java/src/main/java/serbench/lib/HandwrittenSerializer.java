@@ -40,11 +40,6 @@ public final class HandwrittenSerializer extends Serializer {
   }
 
   @Override
-  public String userNotApplicable() {
-    return null;
-  }
-
-  @Override
   public boolean typedUser() {
     return true;
   }

@@ -29,11 +29,6 @@ public final class JavaSerialization extends Serializer {
         List.of());
   }
 
-  @Override
-  public String userNotApplicable() {
-    return null;
-  }
-
   /** User datasets: the classes of the dataset's generated model. */
   @Override
   public boolean typedUser() {

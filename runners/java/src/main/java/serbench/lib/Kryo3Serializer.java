@@ -107,11 +107,6 @@ public final class Kryo3Serializer extends Serializer {
     return instantReason(kind.model().classes());
   }
 
-  @Override
-  public String userNotApplicable() {
-    return null;
-  }
-
   /** User datasets: the classes of the dataset's generated model, as on the built-ins. */
   @Override
   public boolean typedUser() {

@@ -47,11 +47,6 @@ public final class MsgpackCoreSerializer extends Serializer {
   }
 
   @Override
-  public String userNotApplicable() {
-    return null;
-  }
-
-  @Override
   public boolean typedUser() {
     return true;
   }

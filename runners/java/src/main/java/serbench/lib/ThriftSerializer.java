@@ -48,11 +48,6 @@ public final class ThriftSerializer extends Serializer {
   }
 
   @Override
-  public String userNotApplicable() {
-    return null;
-  }
-
-  @Override
   public boolean typedUser() {
     return true;
   }
