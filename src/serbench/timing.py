@@ -171,7 +171,10 @@ PRECISION_CAP: Final = 4
 RUN_NOISE_PROBE_S: Final = 2.0
 
 # --- `serbench calibrate` (calibrate): serbench beside a runner's native harness ----------------
-CALIBRATE_ROUNDS: Final = 4  # rounds of the two tools, alternating which goes first
+# rounds of the two tools, alternating which goes first: a round gives each tool about 0.1 s,
+# one or two of the machine's phases; pooled over 16 the headline's ratio stayed within ±2%
+# where 4 left one run in six at 9% (docs/method.md, "serbench against the native harnesses")
+CALIBRATE_ROUNDS: Final = 16
 CALIBRATE_SAMPLES: Final = 10  # samples per tool, cell and round
 # serbench's sample length; the native harness aims at it too
 CALIBRATE_SAMPLE_NS: Final = 10_000_000
