@@ -54,7 +54,9 @@ class FakeClient:
         return {"event": "released", "cell": cell}
 
 
-def run_block(processes: int, op_ns: int) -> dict[CellKey, dict[str, Any]]:
+def run_block(
+    processes: int, op_ns: int, client: Any = None, timing: Any = QUICK
+) -> dict[CellKey, dict[str, Any]]:
     spec = RunnerSpec(name="fake", language="c", directory=Path("."), command=["true"])
     results: dict[CellKey, dict[str, Any]] = {}
     block = schedule.Block(
@@ -62,7 +64,7 @@ def run_block(processes: int, op_ns: int) -> dict[CellKey, dict[str, Any]]:
         ["encode"],
         {"fake": spec},
         {"ds": Dataset(name="ds", kind="builtin", data="/dev/null")},
-        replace(QUICK, processes=processes),
+        replace(timing, processes=processes),
         60.0,
         lambda key, result: results.__setitem__(key, result),
         lambda _description, _n: None,
@@ -70,8 +72,9 @@ def run_block(processes: int, op_ns: int) -> dict[CellKey, dict[str, Any]]:
         time.monotonic_ns(),
         slow_share=schedule.SlowShare(prior=SLOW_SHARE, prior_weight=10**9),
     )
-    client = FakeClient(op_ns)
-    block._client = lambda slot: client  # type: ignore[method-assign]
+    client = client or FakeClient(op_ns)
+    by_slot = getattr(client, "for_slot", lambda _slot: client)
+    block._client = by_slot  # type: ignore[method-assign]
     block.sessions = {}
     block.run()
     return results
@@ -101,3 +104,43 @@ def test_a_long_operation_of_final_code_warms_up_in_one_slice_windows() -> None:
 def test_a_short_operation_of_final_code_warms_up_in_its_profile_windows() -> None:
     (result,) = run_block(1, op_ns=1_000).values()
     assert result["timing"]["warmup"]["slices"] == 2 * QUICK.final_code_window
+
+
+class ColdCacheClient(FakeClient):
+    """Runner processes whose first operation of a command costs `cold` times more when the
+    command before it was another process's: that process's work evicted this one's data."""
+
+    def __init__(self, op_ns: int, cold: float, shared: Any = None, slot: Any = None) -> None:
+        super().__init__(op_ns)
+        self.cold, self.slot = cold, slot
+        self.shared = shared if shared is not None else {"last": None, "commands": []}
+
+    @property
+    def commands(self) -> list[tuple[Any, int, int]]:
+        return self.shared["commands"]
+
+    def for_slot(self, slot: Any) -> ColdCacheClient:
+        return ColdCacheClient(self.op_ns, self.cold, self.shared, slot)
+
+    def sample(self, cell: str, operation: str, iterations: int, samples: int) -> dict[str, Any]:
+        reply = super().sample(cell, operation, iterations, samples)
+        if self.shared["last"] != self.slot:
+            reply["wall_ns"][0] += int((self.cold - 1) * self.op_ns)
+        self.shared["last"] = self.slot
+        self.commands.append((self.slot, iterations, samples))
+        return reply
+
+
+@pytest.mark.parametrize("rewarm", [True, False])
+def test_a_one_sample_slice_is_timed_after_an_untimed_operation(rewarm: bool) -> None:
+    # 100 µs per operation: 12 in a 1 ms sample, each slice after the other process's slice
+    client = ColdCacheClient(op_ns=100_000, cold=3.0)
+    results = run_block(2, op_ns=100_000, client=client, timing=replace(QUICK, rewarm=rewarm))
+    timings = [r["timing"] for r in results.values()]
+    per_op = [w / t["iterations"] for t in timings for w in t["wall_ns"]]
+    if rewarm:
+        assert per_op and all(op == pytest.approx(100_000) for op in per_op)
+        measured = [c for c in client.commands if c[1] > 1]
+        assert len([c for c in client.commands if c[1] == 1]) >= len(measured) // 2
+    else:  # the cold first operation shows in the slices taken after the other process's
+        assert max(per_op) > 110_000

@@ -578,7 +578,8 @@ def calibrate_cmd(
     """serbench's timing against the runner's native harness (runner.json native_harness):
     small, medium and large cells timed by both alternately, the same estimators from both
     tools' raw samples, and their ratios serbench / native per round and pooled. Accurate:
-    every pooled ratio within ±5%."""
+    the headline estimator's pooled ratio within ±5% on every cell (minimum and median
+    shown, not judged)."""
     if fmt not in ("table", "json"):
         _fail(f"unknown format {fmt!r}; valid: table, json")
     if operation not in (None, "encode", "decode"):

@@ -381,8 +381,12 @@ class Block:
         return counted and not compiling
 
     def _measure(self, st: OpState) -> None:
+        per_slice = 1 if st.long else self.timing.slice_samples
+        rewarm = self.timing.rewarm and per_slice == 1 and st.iterations > 1
+        if rewarm and self._sample(st, 1, 1) is None:  # untimed: refills the caches
+            return
         at = time.monotonic_ns() - self.clock_zero
-        reply = self._sample(st, st.iterations, 1 if st.long else self.timing.slice_samples)
+        reply = self._sample(st, st.iterations, per_slice)
         if reply is None:
             return
         t = self.timing

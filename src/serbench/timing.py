@@ -51,6 +51,11 @@ class Timing:
     # confirms the fastest gives the cell a figure back
     tiebreak_processes: int = 0
     precision: float | None = None  # optional target: 95% half-width / fast-mode median
+    # one untimed operation before a slice of one sample (unless the sample is a single
+    # operation): a process that waited for its turn finds its caches cold, and a slice of
+    # one sample has no later sample that shows the warm time (docs/method.md, "the first
+    # sample of a slice")
+    rewarm: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -84,6 +89,7 @@ QUICK = Timing(
     peak_alloc_max_ns=0,
     block_bytes=2 << 30,
     tiebreak_processes=1,
+    rewarm=True,
 )
 STANDARD = Timing(
     min_sample_ns=1_000_000,
