@@ -144,3 +144,27 @@ def test_a_one_sample_slice_is_timed_after_an_untimed_operation(rewarm: bool) ->
         assert len([c for c in client.commands if c[1] == 1]) >= len(measured) // 2
     else:  # the cold first operation shows in the slices taken after the other process's
         assert max(per_op) > 110_000
+
+
+@pytest.mark.parametrize("rewarm", [True, False])
+def test_a_one_operation_sample_is_timed_second_in_its_command(rewarm: bool) -> None:
+    # 2 ms per operation: a sample is one operation, and the first of a command is cold
+    client = ColdCacheClient(op_ns=2_000_000, cold=1.5)
+    results = run_block(2, op_ns=2_000_000, client=client, timing=replace(QUICK, rewarm=rewarm))
+    timings = [r["timing"] for r in results.values()]
+    assert all(t["iterations"] == 1 for t in timings)
+    walls = [w for t in timings for w in t["wall_ns"]]
+    assert all(n == 1 for t in timings for n in t["slice_sizes"])
+    if rewarm:  # two operations per command, the cold one dropped
+        assert walls and all(w == pytest.approx(2_000_000) for w in walls)
+        assert {c[2] for c in client.commands if c[1] == 1} >= {2}
+    else:
+        assert max(walls) > 2_500_000
+
+
+def test_a_one_operation_sample_too_long_for_a_lead_is_timed_as_it_comes() -> None:
+    # 30 ms: two per slice would not fit QUICK's 3 slices into its 120 ms budget
+    client = ColdCacheClient(op_ns=30_000_000, cold=1.5)
+    results = run_block(2, op_ns=30_000_000, client=client)
+    assert all(c[2] == 1 for c in client.commands)
+    assert all(r["status"] == "ok" for r in results.values())

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from serbench import stats
 from serbench.client import (
@@ -105,6 +105,17 @@ class Cell:
 
     def key(self, op: str) -> CellKey:
         return CellKey(self.runner, self.serializer, self.dataset, op, self.process)
+
+
+def _drop_leading(reply: Samples, lead: int) -> Samples:
+    """The reply without its first `lead` samples (operations run only to warm the next)."""
+    if not lead:
+        return reply
+    kept: dict[str, Any] = dict(reply)
+    for f in SAMPLE_FIELDS:
+        if kept.get(f) is not None:
+            kept[f] = list(kept[f])[lead:]
+    return cast(Samples, kept)
 
 
 @dataclass(eq=False)  # one object per operation and process: membership is identity
@@ -381,15 +392,22 @@ class Block:
         return counted and not compiling
 
     def _measure(self, st: OpState) -> None:
-        per_slice = 1 if st.long else self.timing.slice_samples
-        rewarm = self.timing.rewarm and per_slice == 1 and st.iterations > 1
-        if rewarm and self._sample(st, 1, 1) is None:  # untimed: refills the caches
+        t = self.timing
+        per_slice = 1 if st.long else t.slice_samples
+        # a slice of one sample is timed warm (Timing.rewarm): a single operation comes
+        # second in its own command, after one that is dropped, unless the pair would not
+        # fit min_slices into the measuring budget; a batch follows one untimed operation
+        rewarm = t.rewarm and per_slice == 1
+        op_ns = min(st.warm_best, default=0.0)
+        lead = int(rewarm and st.iterations == 1 and 2 * op_ns * t.min_slices <= t.max_measure_ns)
+        if rewarm and st.iterations > 1 and self._sample(st, 1, 1) is None:
             return
         at = time.monotonic_ns() - self.clock_zero
-        reply = self._sample(st, st.iterations, per_slice)
+        reply = self._sample(st, st.iterations, per_slice + lead)
         if reply is None:
             return
-        t = self.timing
+        spent_ns = sum(reply["wall_ns"])  # the dropped operation is spent budget too
+        reply = _drop_leading(reply, lead)
         short = min(reply["wall_ns"])
         if not st.slice_sizes and short < RECALIBRATE * t.min_sample_ns:
             # warmed up beside other runners, measured alone: samples came out short; the
@@ -404,7 +422,7 @@ class Block:
         st.slice_best.append(float(statistics.median(reply["wall_ns"])))
         if reply.get("compile_ns") is not None:
             st.compile_ns = (st.compile_ns or 0) + reply["compile_ns"]
-        st.measured_ns += sum(reply["wall_ns"])
+        st.measured_ns += spent_ns
         taken = len(st.slice_sizes)
         spent = st.measured_ns >= t.max_measure_ns
         # a long operation whose time budget ends first spans phases in every sample: its

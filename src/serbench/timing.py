@@ -51,10 +51,11 @@ class Timing:
     # confirms the fastest gives the cell a figure back
     tiebreak_processes: int = 0
     precision: float | None = None  # optional target: 95% half-width / fast-mode median
-    # one untimed operation before a slice of one sample (unless the sample is a single
-    # operation): a process that waited for its turn finds its caches cold, and a slice of
-    # one sample has no later sample that shows the warm time (docs/method.md, "the first
-    # sample of a slice")
+    # a slice of one sample is timed warm: a process that waited for its turn finds its
+    # caches cold, and such a slice has no later sample that shows the warm time
+    # (docs/method.md, "the first sample of a slice"). A batch follows one untimed operation;
+    # a sample of a single operation is the second of its command, the first dropped, while
+    # the two still fit min_slices into max_measure_ns (longer ones are timed as they come)
     rewarm: bool = False
 
     def as_dict(self) -> dict[str, Any]:
@@ -111,6 +112,7 @@ STANDARD = Timing(
     peak_alloc_max_ns=300_000_000,
     block_bytes=2 << 30,
     tiebreak_processes=1,
+    rewarm=True,
 )
 PROFILES = {"quick": QUICK, "standard": STANDARD, "full": STANDARD}
 
@@ -129,6 +131,7 @@ def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) ->
         min_slices=1,
         max_slices=1,
         confirm_slices=1,
+        rewarm=False,
         warmup_max_ns=STANDARD.warmup_max_ns if warmup_max_ns is None else warmup_max_ns,
     )
 
