@@ -52,10 +52,11 @@ class Timing:
     tiebreak_processes: int = 0
     precision: float | None = None  # optional target: 95% half-width / fast-mode median
     # a slice of one sample is timed warm: a process that waited for its turn finds its
-    # caches cold, and such a slice has no later sample that shows the warm time
-    # (docs/method.md, "the first sample of a slice"). A batch follows one untimed operation;
-    # a sample of a single operation is the second of its command, the first dropped, while
-    # the two still fit min_slices into max_measure_ns (longer ones are timed as they come)
+    # caches cold, and such a slice has no later sample that shows the warm time. A batch
+    # follows one untimed operation; a sample of a single operation is the second of its
+    # command, the first dropped, while the two still fit min_slices into max_measure_ns
+    # (longer ones are timed as they come). docs/method.md: "the first sample of a slice",
+    # "single operations timed second in their command"
     rewarm: bool = False
 
     def as_dict(self) -> dict[str, Any]:
