@@ -55,9 +55,9 @@ class FakeClient:
 
 
 def run_block(
-    processes: int, op_ns: int, client: Any = None, timing: Any = QUICK
+    processes: int, op_ns: int, client: Any = None, timing: Any = QUICK, spec: Any = None
 ) -> dict[CellKey, dict[str, Any]]:
-    spec = RunnerSpec(name="fake", language="c", directory=Path("."), command=["true"])
+    spec = spec or RunnerSpec(name="fake", language="c", directory=Path("."), command=["true"])
     results: dict[CellKey, dict[str, Any]] = {}
     block = schedule.Block(
         [schedule.Cell("fake", "lib", "ds", p) for p in range(processes)],
@@ -168,3 +168,40 @@ def test_a_one_operation_sample_too_long_for_a_lead_is_timed_as_it_comes() -> No
     results = run_block(2, op_ns=30_000_000, client=client)
     assert all(c[2] == 1 for c in client.commands)
     assert all(r["status"] == "ok" for r in results.values())
+
+
+class QueuedCompileClient(FakeClient):
+    """A tiered JIT whose optimised code arrives after `compiled_at_ns` of the process's
+    operations: until then each operation takes twice as long, and the runtime says a
+    compilation is still queued (`compile_ns` 1) when `signal` is on."""
+
+    def __init__(self, op_ns: int, compiled_at_ns: int, signal: bool) -> None:
+        super().__init__(op_ns)
+        self.compiled_at_ns, self.signal, self.spent_ns = compiled_at_ns, signal, 0
+
+    def sample(self, cell: str, operation: str, iterations: int, samples: int) -> dict[str, Any]:
+        queued = self.spent_ns < self.compiled_at_ns
+        reply = super().sample(cell, operation, iterations, samples)
+        if queued:
+            reply["wall_ns"] = reply["cpu_ns"] = [2 * w for w in reply["wall_ns"]]
+        self.spent_ns += sum(reply["wall_ns"])
+        reply["compile_ns"] = int(queued and self.signal)
+        return reply
+
+
+@pytest.mark.parametrize("signal", [True, False])
+def test_warm_up_waits_for_a_compilation_the_runtime_says_is_queued(signal: bool) -> None:
+    # 100 µs an operation: the invocation count would take 2 s, so the JIT minimum ends the
+    # count; the optimised code arrives at twice that minimum, within the backlog cap
+    op_ns, compiled_at = 100_000, 2 * QUICK.jit_warmup_min_ns
+    client = QueuedCompileClient(op_ns, compiled_at, signal)
+    spec = RunnerSpec(
+        name="fake", language="c", directory=Path("."), command=["true"], jit="tiered"
+    )
+    (result,) = run_block(1, op_ns, client=client, spec=spec).values()
+    per_op = min(result["timing"]["wall_ns"]) / result["timing"]["iterations"]
+    if signal:  # the queue kept warm-up going until the code was final
+        assert result["timing"]["warmup"]["spent_ns"] >= compiled_at
+        assert per_op == op_ns
+    else:  # without it, a flat stretch of the earlier tier reads as steady
+        assert per_op == 2 * op_ns
