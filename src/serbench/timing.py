@@ -42,7 +42,8 @@ class Timing:
     # optimising tier counts invocations), or at least jit_warmup_min_ns when the count takes
     # longer (large operations, whose inner loops are compiled on their own counts); the
     # runtime's own signal of a compilation still queued (`compile_ns`) holds the test
-    # beyond it, so the quick minimum is shorter (docs/method.md, "the JIT minimum")
+    # beyond it. 0.1 s with that signal made quick JVM runs bimodal (docs/method.md, "the
+    # JIT minimum on the runtimes' queues")
     jit_min_invocations: int
     jit_warmup_min_ns: int
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
@@ -88,7 +89,7 @@ QUICK = Timing(
     warmup_tolerance=0.03,
     warmup_max_ns=1_000_000_000,
     jit_min_invocations=20_000,
-    jit_warmup_min_ns=100_000_000,
+    jit_warmup_min_ns=250_000_000,
     peak_alloc=False,
     peak_alloc_max_ns=0,
     block_bytes=2 << 30,
