@@ -41,9 +41,8 @@ class Timing:
     # tiered JITs: at least this many operations x messages before the test may pass (their
     # optimising tier counts invocations), or at least jit_warmup_min_ns when the count takes
     # longer (large operations, whose inner loops are compiled on their own counts); the
-    # runtime's own signal of a compilation still queued (`compile_ns`) holds the test
-    # beyond it. 0.1 s with that signal made quick JVM runs bimodal (docs/method.md, "the
-    # JIT minimum on the runtimes' queues")
+    # runtime's own compile signal (`compile_ns`) holds the test beyond it. 0.1 s made quick
+    # JVM runs bimodal (docs/method.md, "the JIT minimum on the runtimes' queues")
     jit_min_invocations: int
     jit_warmup_min_ns: int
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)

@@ -47,10 +47,7 @@ public final class Meter {
     public final long[] gcCount;
     public final long[] gcNs;
 
-    /**
-     * JIT compilation time during the whole command, ns, at least 1 when a compilation is still
-     * running or queued at its end; null when the JVM cannot tell.
-     */
+    /** JIT compilation time during the whole command, ns; null when the JVM cannot tell. */
     public Long compileNs;
 
     Samples(int n) {
@@ -113,10 +110,7 @@ public final class Meter {
       s.gcCount[k] = g1 - g0;
       s.gcNs[k] = (gt1 - gt0) * 1_000_000L;
     }
-    if (COMPILE) {
-      long ns = (JIT.getTotalCompilationTime() - jit0) * 1_000_000L;
-      s.compileNs = ns == 0 && CompileQueue.busy() ? 1L : ns;
-    }
+    s.compileNs = COMPILE ? (JIT.getTotalCompilationTime() - jit0) * 1_000_000L : null;
     return s;
   }
 }
