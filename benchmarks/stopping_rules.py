@@ -76,7 +76,7 @@ def stop_at(x: np.ndarray, confirm: int, needed: int) -> int:
 
 
 def headline(parts: list[np.ndarray]) -> float:
-    return float(np.median(stats.fast_mode(np.concatenate(parts))))
+    return stats.headline(np.concatenate(parts))
 
 
 def replay(

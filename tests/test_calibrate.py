@@ -87,7 +87,7 @@ def test_judged_on_the_headline_not_on_the_plain_median() -> None:
     # medians differ 2x, the fast modes (the headline) agree within 1%.
     slow_more = _calibration([100.0] * 4 + [200.0] * 6, [101.0] * 8 + [200.0] * 2)
     out = slow_more.as_dict()
-    assert out["judged"] == "fast-mode median"
+    assert out["judged"] == "fast-edge median"
     assert out["largest_deviation_by_estimator"]["wall"]["median"] > 0.9
     assert out["largest_deviation"]["wall"] < 0.05
     assert out["accurate"] == {"wall": True, "cpu": True}

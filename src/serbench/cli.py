@@ -323,7 +323,7 @@ def run_cmd(
         typer.Option(
             parser=_fraction,
             metavar="PCT",
-            help="sample every cell until its fast mode's 95% interval is within PCT (2% or "
+            help="sample every cell until its headline's 95% interval is within PCT (2% or "
             "0.02) of it, within 4x the profile's slices and time",
         ),
     ] = None,

@@ -15,7 +15,7 @@ from serbench.client import CommandError, Dataset, RunnerClient, prepare_request
 from serbench.runners import RunnerSpec, RunnerUnavailable
 from serbench.schedule import SlowShare
 from serbench.session import RunnerSession, SessionFault
-from serbench.stats import FAST_MODE_WIDTH, fast_mode, fast_mode_confirmed
+from serbench.stats import FAST_MODE_WIDTH, fast_mode, fast_mode_confirmed, headline
 from serbench.timing import (
     NOISE_PROBE_S,
     NOISE_SAMPLE_NS,
@@ -80,7 +80,7 @@ def replayed_spread(per_op: np.ndarray, rng: np.random.Generator, runs: int = 20
     """The headline spread of a standard run if its slices fell at random times of this
     series: each process draws slices as the scheduler does (until its fast mode is
     confirmed and the slices are enough for this series' slow share, at most max_slices),
-    then the pooled fast-mode median; ±half range of the middle 95%."""
+    then the pooled headline; ±half range of the middle 95%."""
     t = STANDARD
     share = float((per_op > per_op.min() * (1 + FAST_MODE_WIDTH)).mean())
     needed = max(t.min_slices, SlowShare(prior=share).slices_needed(t.miss_probability))
@@ -95,7 +95,7 @@ def replayed_spread(per_op: np.ndarray, rng: np.random.Generator, runs: int = 20
                 if len(drawn) >= needed and confirmed:
                     break
             pooled += drawn
-        heads.append(float(np.median(fast_mode(np.asarray(pooled)))))
+        heads.append(headline(pooled))
     lo, hi = np.percentile(heads, [2.5, 97.5])
     return float((hi - lo) / (hi + lo))
 

@@ -62,7 +62,7 @@ class RunConfig:
         return Timing.from_dict(self.timing)
 
     def with_precision(self, precision: float) -> None:
-        """Sample every cell until its fast mode's interval is this tight (a fraction of the
+        """Sample every cell until its headline's interval is this tight (a fraction of the
         headline), within caps PRECISION_CAP times the profile's."""
         t = self.profile
         self.timing = replace(

@@ -5,10 +5,12 @@ command. Slices of every cell are spread over the run in a randomized, interleav
 each cell's slices see the machine's fast and slow phases alike; the samples inside one
 slice share one phase. So each slice is reduced to its median, and:
 
-- the headline is the *fast-mode median* of the slices: the median of the slice medians
-  that lie within ``FAST_MODE_WIDTH`` of the fastest slice (pooled over processes): the
-  centre of the fast phase, which moves like the minimum across runs but is made of many
-  slices;
+- the headline is the *fast-edge median* of the slices: the median of the slice medians
+  that lie within ``FAST_EDGE`` of the fastest slice (pooled over processes): the low edge
+  of the fast phase, which moves like the minimum across runs but is made of several
+  slices. The fast *mode* (within ``FAST_MODE_WIDTH``) is the whole fast phase: it decides
+  which slices are slow and when a process has confirmed its fast phase; a slice that
+  straddles a phase switch lands in it but rarely in the edge;
 - its 95% interval comes from a hierarchical bootstrap: processes resampled, then slices
   within each, so that the variation between processes (a JIT's choices, memory layout)
   and between phases is inside the interval.
@@ -29,7 +31,9 @@ FAST_MODE_WIDTH = 0.25  # fast-mode slices: at most 25% above the fastest
 PRECISION_TARGET = 0.03  # a headline whose 95% CI half-width exceeds 3% is flagged
 OVERHEAD_FACTOR = 5.0  # an operation under 5x the no-op's time is flagged
 BOOTSTRAP = 1000  # hierarchical resamples for an interval
-PROCESS_AGREEMENT = 0.10  # slices this close to the fastest of all are the fast edge
+# slices this close to the fastest are the fast edge: the headline is their median, and a
+# process is judged by its share of them (docs/method.md, "the headline: the fast edge")
+FAST_EDGE = 0.10
 DISAGREEMENT_P = 0.01  # a process holding fewer of the fast edge than this allows disagrees
 MEDIAN_CI_IQR = 1.57  # 95% interval of a median ~ median ± 1.57 IQR / sqrt(n) (McGill et al.)
 
@@ -48,12 +52,12 @@ class Estimate:
     mean_ns: float
     sample_fast_ns: float  # fast-mode median of the samples (the v1 headline)
     slice_median_ns: float  # median of the slice medians
-    process_median_ns: float  # median over processes of each one's fast-mode headline
+    process_median_ns: float  # median over processes of each one's headline
     cpu_headline_ns: float | None
     slow_fraction: float  # share of slices outside the fast mode
     fast_spread: float  # IQR / median of the fast-mode slices
     process_spread: float  # (max - min) / (max + min) of the per-process headlines
-    process_min_ns: float  # per process its fast-mode median: the lowest and the highest
+    process_min_ns: float  # per process its headline: the lowest and the highest
     process_max_ns: float  # of those (a process is not blamed for its slow-phase slices)
     processes_agreeing: int  # processes that confirm the lowest figure (stats.agreeing)
     processes_confirmed: int  # processes whose fast mode was confirmed (timing["confirmed"])
@@ -119,9 +123,13 @@ def fast_mode(values: np.ndarray) -> np.ndarray:
     return values[values <= values.min() * (1 + FAST_MODE_WIDTH)]
 
 
-def fast_mode_median(values: list[float] | np.ndarray) -> float:
-    """The fast-mode median of raw per-operation times (for cross-checks with other tools)."""
-    return float(np.median(fast_mode(np.asarray(values, dtype=float))))
+def fast_edge(values: np.ndarray) -> np.ndarray:
+    return values[values <= values.min() * (1 + FAST_EDGE)]
+
+
+def headline(values: list[float] | np.ndarray) -> float:
+    """The fast-edge median of slice medians (or of raw per-operation times)."""
+    return float(np.median(fast_edge(np.asarray(values, dtype=float))))
 
 
 def _per_op(t: dict[str, Any], key: str) -> np.ndarray | None:
@@ -140,17 +148,17 @@ def slice_medians(t: dict[str, Any], key: str = "wall_ns") -> np.ndarray:
     return np.array([np.median(values[a:b]) for a, b in zip(edges[:-1], edges[1:], strict=True)])
 
 
-def _fast_median_rows(matrix: np.ndarray) -> np.ndarray:
-    """Fast-mode median of every row (NaN = absent)."""
+def _headline_rows(matrix: np.ndarray) -> np.ndarray:
+    """The headline of every row (NaN = absent)."""
     low = np.nanmin(matrix, axis=1, keepdims=True)
-    fast = np.where(matrix <= low * (1 + FAST_MODE_WIDTH), matrix, np.nan)
-    return np.nanmedian(fast, axis=1)
+    edge = np.where(matrix <= low * (1 + FAST_EDGE), matrix, np.nan)
+    return np.nanmedian(edge, axis=1)
 
 
 def hierarchical_ci(
     per_process: list[np.ndarray], resamples: int = BOOTSTRAP, seed: int = 0
 ) -> tuple[float, float]:
-    """95% percentile interval of the pooled fast-mode median: processes resampled with
+    """95% percentile interval of the pooled headline: processes resampled with
     replacement, then slices with replacement within each chosen process."""
     rng = np.random.default_rng(seed)
     p = len(per_process)
@@ -163,7 +171,7 @@ def hierarchical_ci(
     picks = (rng.random((resamples, p, width)) * counts[chosen][:, :, None]).astype(int)
     draws = padded[chosen[:, :, None], picks]
     draws[:, :, :][np.arange(width)[None, None, :] >= counts[chosen][:, :, None]] = np.nan
-    boots = _fast_median_rows(draws.reshape(resamples, p * width))
+    boots = _headline_rows(draws.reshape(resamples, p * width))
     lo, hi = np.percentile(boots, [2.5, 97.5])
     return float(lo), float(hi)
 
@@ -180,8 +188,8 @@ def median_half_width(values: list[float] | np.ndarray) -> float:
 
 def fast_mode_confirmed(slices: list[float], needed: int, precision: float | None = None) -> bool:
     """One process's fast mode is confirmed: ``needed`` slices in it (within
-    FAST_MODE_WIDTH of its fastest slice), and, with a precision target, the fast-mode
-    median's approximate 95% half-width at most ``precision`` of it."""
+    FAST_MODE_WIDTH of its fastest slice), and, with a precision target, its headline's
+    approximate 95% half-width (from the fast edge's slices) at most ``precision`` of it."""
     if not slices:
         return False
     fast = fast_mode(np.asarray(slices, dtype=float))
@@ -189,7 +197,8 @@ def fast_mode_confirmed(slices: list[float], needed: int, precision: float | Non
         return False
     if precision is None:
         return True
-    return median_half_width(fast) <= precision * float(np.median(fast))
+    edge = fast_edge(np.asarray(slices, dtype=float))
+    return median_half_width(edge) <= precision * float(np.median(edge))
 
 
 def is_slow(values: list[float] | np.ndarray) -> np.ndarray:
@@ -200,13 +209,13 @@ def is_slow(values: list[float] | np.ndarray) -> np.ndarray:
 
 def agreeing(per_process: list[np.ndarray]) -> int:
     """How many processes confirm the fastest, given each one's slice medians: the slices
-    within PROCESS_AGREEMENT of the fastest slice of all are the fast edge; a process is
+    within FAST_EDGE of the fastest slice of all are the fast edge; a process is
     told apart from the fastest only when it holds so few of them that its share of the
     slices would give that few with probability under DISAGREEMENT_P (binomial). Two
     processes of the same code measured side by side on a noisy machine differ by 5% in
     any single estimator (the minimum included); a fixed 10% line between their figures
     called one in three of them apart, where this test calls about one in a hundred."""
-    line = (1 + PROCESS_AGREEMENT) * min(float(x.min()) for x in per_process)
+    line = (1 + FAST_EDGE) * min(float(x.min()) for x in per_process)
     edge = [int((x <= line).sum()) for x in per_process]
     slices, fast = sum(len(x) for x in per_process), sum(edge)
     return sum(
@@ -241,18 +250,15 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
     per_process = [slice_medians(t) for t in timings]
     pooled = np.concatenate(per_process)
     fast = fast_mode(pooled)
-    head = float(np.median(fast))
+    head = headline(pooled)
     lo, hi = hierarchical_ci(per_process)
     lo, hi = min(lo, head), max(hi, head)
     samples = np.sort(np.concatenate([_per_op(t, "wall_ns") for t in timings]))  # type: ignore[misc]
-    heads = [float(np.median(fast_mode(x))) for x in per_process]
-    fastest = [float(np.median(fast_mode(x))) for x in per_process]  # each process's figure
+    heads = [headline(x) for x in per_process]  # each process's figure
     cpu = [_per_op(t, "cpu_ns") for t in timings]
     cpu_head = None
     if all(c is not None for c in cpu):
-        cpu_head = float(
-            np.median(fast_mode(np.concatenate([slice_medians(t, "cpu_ns") for t in timings])))
-        )
+        cpu_head = headline(np.concatenate([slice_medians(t, "cpu_ns") for t in timings]))
     q1, q3 = np.percentile(fast, [25, 75])
     alloc = [_per_op(t, "alloc_bytes") for t in timings]
     count = [_per_op(t, "alloc_count") for t in timings]
@@ -286,8 +292,8 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
         slow_fraction=1 - len(fast) / len(pooled),
         fast_spread=float((q3 - q1) / head) if head else math.nan,
         process_spread=(max(heads) - min(heads)) / (max(heads) + min(heads)),
-        process_min_ns=min(fastest),
-        process_max_ns=max(fastest),
+        process_min_ns=min(heads),
+        process_max_ns=max(heads),
         processes_agreeing=agreeing(per_process),
         processes_confirmed=sum(confirmed(t) for t in timings),
         per_message_ns=head / max(messages, 1),
@@ -300,7 +306,7 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
         else (True if all(w.get("steady") for w in warm) else None),
         warmup_slices=max((w.get("slices", w.get("samples", 0)) for w in warm), default=0),
         iterations=int(timings[0]["iterations"]),
-        process_log_var=float(np.var(np.log(fastest), ddof=1)) if len(fastest) > 1 else None,
+        process_log_var=float(np.var(np.log(heads), ddof=1)) if len(heads) > 1 else None,
     )
 
 

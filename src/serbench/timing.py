@@ -22,7 +22,7 @@ class Timing:
     slice_samples: int  # samples per slice: one `sample` command, consecutive in time
     # sequential sampling: a process measures an operation until its fast mode is confirmed
     # (confirm_slices slices within stats.FAST_MODE_WIDTH of its fastest one) and, with a
-    # precision target, until the fast mode's interval is that tight; never fewer than
+    # precision target, until its headline's interval is that tight; never fewer than
     # min_slices, never more than max_slices or max_measure_ns (past min_slices)
     # A process's slices must also be enough that all of them missing the fast phase is
     # unlikely: with the machine's slow share s (learnt from the run's own slices), at least
@@ -52,7 +52,7 @@ class Timing:
     # where a cell's confirmed processes disagree (stats.processes_disagree): one that
     # confirms the fastest gives the cell a figure back
     tiebreak_processes: int = 0
-    precision: float | None = None  # optional target: 95% half-width / fast-mode median
+    precision: float | None = None  # optional target: 95% half-width / headline
     # a slice of one sample is timed warm: a process that waited for its turn finds its
     # caches cold, and such a slice has no later sample that shows the warm time. A batch
     # follows one untimed operation; a sample of a single operation is the second of its

@@ -71,7 +71,7 @@ def _estimate(e: Estimate, measure: str) -> dict[str, Any]:
         "why": why(e),
         "text": text,
         "tip": (
-            f"fast-mode median {fmt_ns(e.headline_ns, measure)}, 95% interval "
+            f"fast-edge median {fmt_ns(e.headline_ns, measure)}, 95% interval "
             f"{fmt_ns(e.ci_low_ns, measure)} to {fmt_ns(e.ci_high_ns, measure)}, "
             f"min {fmt_ns(e.min_ns, measure)}, "
             f"{e.slices} slices from {e.processes} process(es)"

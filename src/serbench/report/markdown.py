@@ -33,7 +33,7 @@ def markdown(report: RunReport) -> str:
         f"{env.get('kernel')}, governor {env.get('governor') or 'n/a'}",
         f"- serbench {env.get('serbench')} at {(env.get('git_commit') or 'unknown')[:12]}"
         f"{' (dirty)' if env.get('git_dirty') else ''}",
-        "- times: per operation on the whole dataset, fast-mode median ±95% CI half-width (min);"
+        "- times: per operation on the whole dataset, fast-edge median ±95% CI half-width (min);"
         " method in docs/method.md",
         "- stability: share of slices outside the fast mode / spread of the per-process"
         " headlines; noop rows are the harness overhead",

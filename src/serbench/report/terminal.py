@@ -55,7 +55,7 @@ def print_tables(report: RunReport, console: Console | None = None) -> None:
             table.add_row(*(row_cells[i] for i in shown), style=style)
         console.print(table)
     console.print(
-        "[dim]times per operation on the whole dataset: fast-mode median of the slices ±95% CI "
+        "[dim]times per operation on the whole dataset: fast-edge median of the slices ±95% CI "
         "half-width; minima and every column in --format md / html; see docs/method.md[/dim]"
     )
     if hidden:

@@ -9,7 +9,7 @@ from serbench.stats import Estimate
 
 # The summary's footnote (terminal and Markdown): what its lines rank and how.
 SUMMARY_NOTE = (
-    "fastest first (fast-mode median per operation); ≈: overlapping 95% intervals or a range, "
+    "fastest first (fast-edge median per operation); ≈: overlapping 95% intervals or a range, "
     "no decided order; a cell without a single figure (processes disagree, unconfirmed, "
     "not steady) shows its range, placed by its low end, whenever it could be among the "
     "first three; access: lazy-access and zero-copy-decode rows, ranked apart from full "

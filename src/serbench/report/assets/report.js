@@ -562,7 +562,7 @@ function drawChart(rows) {
       tickvals: ticks,
       ticktext: ticks.map(fmtAmount),
       title: {
-        text: `${COUNTS ? "instructions" : "time"} per operation, log scale: fast-mode median, 95% interval; hatched: the range of a cell with no single figure`,
+        text: `${COUNTS ? "instructions" : "time"} per operation, log scale: fast-edge median, 95% interval; hatched: the range of a cell with no single figure`,
       },
     },
     xaxis2: {
