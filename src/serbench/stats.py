@@ -32,7 +32,7 @@ PRECISION_TARGET = 0.03  # a headline whose 95% CI half-width exceeds 3% is flag
 OVERHEAD_FACTOR = 5.0  # an operation under 5x the no-op's time is flagged
 BOOTSTRAP = 1000  # hierarchical resamples for an interval
 # slices this close to the fastest are the fast edge: the headline is their median, and a
-# process is judged by its share of them (docs/method.md, "the headline: the fast edge")
+# process is judged by its share of them (docs/method.md, "the headline is the fast edge")
 FAST_EDGE = 0.10
 DISAGREEMENT_P = 0.01  # a process holding fewer of the fast edge than this allows disagrees
 MEDIAN_CI_IQR = 1.57  # 95% interval of a median ~ median ± 1.57 IQR / sqrt(n) (McGill et al.)
