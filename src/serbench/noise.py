@@ -15,7 +15,7 @@ from serbench.client import CommandError, Dataset, RunnerClient, prepare_request
 from serbench.runners import RunnerSpec, RunnerUnavailable
 from serbench.schedule import SlowShare
 from serbench.session import RunnerSession, SessionFault
-from serbench.stats import FAST_MODE_WIDTH, fast_mode, fast_mode_confirmed, headline
+from serbench.stats import fast_mode, fast_mode_confirmed, headline, is_slow
 from serbench.timing import (
     NOISE_PROBE_S,
     NOISE_SAMPLE_NS,
@@ -82,7 +82,7 @@ def replayed_spread(per_op: np.ndarray, rng: np.random.Generator, runs: int = 20
     confirmed and the slices are enough for this series' slow share, at most max_slices),
     then the pooled headline; ±half range of the middle 95%."""
     t = STANDARD
-    share = float((per_op > per_op.min() * (1 + FAST_MODE_WIDTH)).mean())
+    share = float(is_slow(per_op).mean())
     needed = max(t.min_slices, SlowShare(prior=share).slices_needed(t.miss_probability))
     heads = []
     for _ in range(runs):
@@ -133,7 +133,7 @@ def measure(seconds: float = NOISE_PROBE_S, cost_of: list[str] | None = None) ->
             f"is it built? `serbench build -r {PROBE_RUNNER}`"
         ) from exc
     fast = fast_mode(per_op)
-    slow_mask = per_op > per_op.min() * (1 + FAST_MODE_WIDTH)
+    slow_mask = is_slow(per_op)
     phases = _phases(at, slow_mask)
     switches = len(phases) - 1
     costs = {}

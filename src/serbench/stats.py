@@ -119,12 +119,17 @@ class Estimate:
         return d
 
 
+def _near_fastest(values: np.ndarray, width: float) -> np.ndarray:
+    """Which values lie within ``width`` of the fastest."""
+    return values <= values.min() * (1 + width)
+
+
 def fast_mode(values: np.ndarray) -> np.ndarray:
-    return values[values <= values.min() * (1 + FAST_MODE_WIDTH)]
+    return values[_near_fastest(values, FAST_MODE_WIDTH)]
 
 
 def fast_edge(values: np.ndarray) -> np.ndarray:
-    return values[values <= values.min() * (1 + FAST_EDGE)]
+    return values[_near_fastest(values, FAST_EDGE)]
 
 
 def headline(values: list[float] | np.ndarray) -> float:
@@ -203,8 +208,7 @@ def fast_mode_confirmed(slices: list[float], needed: int, precision: float | Non
 
 def is_slow(values: list[float] | np.ndarray) -> np.ndarray:
     """Which slices lie outside the fast mode (more than FAST_MODE_WIDTH above the fastest)."""
-    x = np.asarray(values, dtype=float)
-    return x > x.min() * (1 + FAST_MODE_WIDTH)
+    return ~_near_fastest(np.asarray(values, dtype=float), FAST_MODE_WIDTH)
 
 
 def agreeing(per_process: list[np.ndarray]) -> int:
