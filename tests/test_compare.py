@@ -11,16 +11,18 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from serbench import baseline, compare, report
+from serbench import baseline, compare, report, stats
 from serbench.cli import app
 from serbench.store import CellKey, Store
 
 CELLS = [f"s{i}" for i in range(12)]  # serializers of the synthetic runner "syn"
 
 
-def _timing(rng: np.random.Generator, ns: float, steady: bool = True) -> dict[str, Any]:
+def _timing(
+    rng: np.random.Generator, ns: float, steady: bool = True, process_sd: float = 0.01
+) -> dict[str, Any]:
     """One process: 8 slices of 3 samples around ns (a per-process offset, phase noise)."""
-    process = ns * rng.lognormal(0, 0.01)
+    process = ns * rng.lognormal(0, process_sd)
     slices = process * rng.lognormal(0, 0.02, 8)
     samples = np.repeat(slices, 3) * rng.lognormal(0, 0.005, 24)
     return {
@@ -39,6 +41,7 @@ def synthetic_run(
     unsteady: tuple[str, ...] = (),
     processes: int = 3,
     datasets: dict[str, float] | None = None,
+    process_sd: float = 0.01,
 ) -> int:
     """A stored run of runner `syn`: encode and decode of every cell, on android-users or
     on each dataset of ``datasets`` with every time of that dataset scaled by its factor."""
@@ -55,7 +58,9 @@ def synthetic_run(
                         result = {"status": "check_failed", "check": {"ok": False, "detail": "x"}}
                     else:
                         result |= {"messages": 1, "sizes": {"encoded": 100}}
-                        result["timing"] = _timing(rng, ns * factor, name not in unsteady)
+                        result["timing"] = _timing(
+                            rng, ns * factor, name not in unsteady, process_sd
+                        )
                     store.save_result(run_id, CellKey("syn", name, dataset, op, p), result)
     store.finish_run(run_id)
     return run_id
@@ -136,12 +141,53 @@ def test_the_prior_is_fitted_from_the_cells_variances() -> None:
     df = np.full(4000, 2)
     sigma2 = 0.01 * 6 / rng.chisquare(6, df.size)  # scaled inverse chi-square, d0 = 6
     s2 = sigma2 * rng.chisquare(df) / df
-    prior = compare.fit_prior(list(s2), list(df))
+    prior = stats.fit_prior(list(s2), list(df))
     assert prior is not None
     assert 4 < prior.df < 9 and 0.008 < prior.var < 0.012
-    shared = compare.fit_prior(list(0.01 * rng.chisquare(df) / df), list(df))
+    shared = stats.fit_prior(list(0.01 * rng.chisquare(df) / df), list(df))
     assert shared is not None and shared.df > 50 and 0.009 < shared.var < 0.011
-    assert compare.fit_prior([0.01] * 3, [2] * 3) is None
+    assert stats.fit_prior([0.01] * 3, [2] * 3) is None
+
+
+def test_intervals_know_how_far_the_runners_fresh_processes_land(store: Store) -> None:
+    """Two processes per cell that land 5% apart (SD) from one fresh process to the next:
+    the bootstrap over two processes cannot see that, and another identical run's headline
+    fell outside its interval in about half the pairs; widened by the runner's prior, an
+    interval holds it about as often as an honest 95% interval does (83%: both vary)."""
+    times = {s: 1000.0 * (i + 1) for i, s in enumerate(CELLS)}
+    runs = [
+        report.build(store, synthetic_run(store, seed, times, processes=2, process_sd=0.05))
+        for seed in range(6)
+    ]
+    assert all(rep.priors["syn"] is not None for rep in runs)
+    ests = [
+        {(r.name, op): e for r in rep.tables["android-users"] for op, e in r.ops.items()}
+        for rep in runs
+    ]
+    hits = [
+        a[k].ci_low_ns <= b[k].headline_ns <= a[k].ci_high_ns
+        for a in ests
+        for b in ests
+        if a is not b
+        for k in a
+    ]
+    assert 0.75 <= np.mean(hits) <= 0.98, np.mean(hits)
+    one = ests[0][("syn/s0", "encode")]
+    assert one.ci_low_ns < one.headline_ns * 0.97 and one.ci_high_ns > one.headline_ns * 1.03
+
+
+def test_without_a_prior_the_bootstrap_interval_stands() -> None:
+    """Too few cells to fit a prior, or one process: the interval is the bootstrap's."""
+    rng = np.random.default_rng(1)
+    e = stats.estimate([_timing(rng, 1000.0), _timing(rng, 1000.0)])
+    assert e is not None
+    assert stats.process_interval(e, None) == e
+    single = stats.estimate([_timing(rng, 1000.0)])
+    assert single is not None
+    assert stats.process_interval(single, stats.Prior(4.0, 0.01)) == single
+    wide = stats.process_interval(e, stats.Prior(float("inf"), 0.01))
+    half = 1.959963984540054 * (0.01 / 2) ** 0.5
+    assert wide.ci_high_ns == pytest.approx(e.headline_ns * np.exp(half))
 
 
 def test_a_t_value_made_normal_keeps_its_p_to_the_far_tail() -> None:

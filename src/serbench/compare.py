@@ -9,7 +9,9 @@ its processes' figures divided by their number, a random-effects mean. With two 
 processes one cell's own variance is a poor estimate (one or two degrees of freedom), so
 it is moderated towards what the same runner's other cells in that run show: the
 empirical-Bayes t-test of Smyth (2004), whose prior (d0, s0^2) is fitted by moments to
-all of the runner's cells. A one-process run falls back to its hierarchical bootstrap.
+all of the runner's cells (``stats.moderated_process_var``; the reports widen every
+interval by the same quantity). A one-process run falls back to its hierarchical
+bootstrap.
 
 Two more things the processes cannot show, and the test adds them:
 
@@ -47,18 +49,17 @@ from statistics import NormalDist
 
 import numpy as np
 from scipy import special, stats
-from scipy.optimize import brentq, minimize_scalar
+from scipy.optimize import minimize_scalar
 
 from serbench import baseline
 from serbench.report.model import Row, RunReport, build
-from serbench.stats import Estimate
+from serbench.stats import Estimate, Prior, moderated_process_var
 from serbench.store import Store
 
 Z95 = NormalDist().inv_cdf(0.975)
 RUN_FLOOR = 0.005  # relative SD of a headline between runs that one run cannot see
 MIN_CELLS_FOR_INFLATION = 8  # fewer tested cells: the factor is not estimated (1)
 MEDIAN_CHI2_1 = 0.454936  # median of a chi-square with one degree of freedom
-MIN_CELLS_FOR_PRIOR = 8  # fewer cells of a runner with a process variance: no prior
 ALPHA = 0.05  # the gate's false discovery rate over all tested cells
 MIN_CELLS_FOR_TAILS = 30  # fewer tested cells: the null's tails are not fitted (normal)
 TAIL_DF_RANGE = (3.0, 1000.0)  # the fitted df's bounds; the upper one is the normal
@@ -134,46 +135,8 @@ def _log_sd(e: Estimate) -> float:
     return math.log(e.ci_high_ns / e.ci_low_ns) / (2 * Z95)
 
 
-@dataclass(frozen=True)
-class Prior:
-    """What a runner's cells in one run say about the variance between its processes:
-    Smyth's scaled inverse chi-square prior, ``df`` = d0 (inf: every cell shares it)."""
-
-    df: float
-    var: float
-
-
-def fit_prior(variances: list[float], dfs: list[int]) -> Prior | None:
-    """d0 and s0^2 fitted by moments of log s^2 (Smyth 2004, section 6.2); None when too
-    few cells have a positive variance to fit them."""
-    s2, d = np.asarray(variances, float), np.asarray(dfs, float)
-    keep = s2 > 0
-    if keep.sum() < MIN_CELLS_FOR_PRIOR:
-        return None
-    s2, d = s2[keep], d[keep]
-    e = np.log(s2) - special.digamma(d / 2) + np.log(d / 2)
-    excess = float(np.var(e, ddof=1) - np.mean(special.polygamma(1, d / 2)))
-    if excess <= special.polygamma(1, 1e8):  # no more spread than sampling: one variance
-        return Prior(math.inf, math.exp(float(np.mean(e))))
-    half = brentq(lambda y: special.polygamma(1, y) - excess, 1e-8, 1e8)
-    d0 = 2 * half
-    return Prior(d0, math.exp(float(np.mean(e)) + special.digamma(half) - math.log(half)))
-
-
 def _runner(cell: str) -> str:
     return cell.split("/", 1)[0]
-
-
-def priors(rep: RunReport) -> dict[str, Prior | None]:
-    """Per runner of a run, the prior its testable cells give (those with >1 process)."""
-    found: dict[str, tuple[list[float], list[int]]] = defaultdict(lambda: ([], []))
-    for rows in rep.tables.values():
-        for row in rows:
-            for e in row.ops.values():
-                if e is not None and e.process_log_var is not None and not _unusable(row, e):
-                    found[_runner(row.name)][0].append(e.process_log_var)
-                    found[_runner(row.name)][1].append(e.processes - 1)
-    return {r: fit_prior(v, d) for r, (v, d) in found.items()}
 
 
 @dataclass(frozen=True)
@@ -185,17 +148,10 @@ class _Spread:
 def _spread(e: Estimate, prior: Prior | None) -> _Spread:
     """A run's variance of one log headline: its processes' moderated variance over their
     number; a one-process run has only its bootstrap interval."""
-    if e.processes < 2 or e.process_log_var is None:
+    moderated = moderated_process_var(e, prior)
+    if moderated is None:
         return _Spread(_log_sd(e) ** 2, math.inf)
-    own = e.processes - 1
-    if prior is None:
-        s2, df = e.process_log_var, float(own)
-    elif math.isinf(prior.df):
-        s2, df = prior.var, math.inf
-    else:
-        s2 = (prior.df * prior.var + own * e.process_log_var) / (prior.df + own)
-        df = prior.df + own
-    return _Spread(s2 / e.processes, df)
+    return _Spread(*moderated)
 
 
 def _welch(parts: list[_Spread]) -> tuple[float, float]:
@@ -309,7 +265,7 @@ def compare(
             "compare runs of one measure"
         )
     result = Comparison(a_label, b_label, unit=a.unit)
-    pa, pb = given or (priors(a), priors(b))
+    pa, pb = given or (a.priors, b.priors)
     for dataset in dict.fromkeys([*a.tables, *b.tables]):
         rows_a = {r.name: r for r in a.tables.get(dataset, [])}
         rows_b = {r.name: r for r in b.tables.get(dataset, [])}
@@ -357,7 +313,7 @@ def versions(rep: RunReport) -> Comparison:
         pinned_names |= {r.name for r in pinned}
         old[dataset] = [replace(r, serializer=today(r.serializer)) for r in pinned]
         now[dataset] = [r for r in rows if r.name in {today(p.name) for p in pinned}]
-    prior = priors(rep)
+    prior = rep.priors
     label = f"run {rep.run['id']}"
     return compare(
         replace(rep, tables=old),

@@ -13,7 +13,9 @@ slice share one phase. So each slice is reduced to its median, and:
   straddles a phase switch lands in it but rarely in the edge;
 - its 95% interval comes from a hierarchical bootstrap: processes resampled, then slices
   within each, so that the variation between processes (a JIT's choices, memory layout)
-  and between phases is inside the interval.
+  and between phases is inside the interval. Two or three processes show that variation
+  poorly, so a run's report widens the interval to at least what the runner's other
+  cells in the run say about it (``Prior``, ``process_interval``).
 
 docs/method.md has the evidence for both choices and the estimators considered beside it.
 """
@@ -21,10 +23,11 @@ docs/method.md has the evidence for both choices and the estimators considered b
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+from scipy import special
 from scipy.special import bdtr  # the binomial CDF, without scipy.stats' second of import
 
 FAST_MODE_WIDTH = 0.25  # fast-mode slices: at most 25% above the fastest
@@ -36,6 +39,7 @@ BOOTSTRAP = 1000  # hierarchical resamples for an interval
 FAST_EDGE = 0.10
 DISAGREEMENT_P = 0.01  # a process holding fewer of the fast edge than this allows disagrees
 MEDIAN_CI_IQR = 1.57  # 95% interval of a median ~ median ± 1.57 IQR / sqrt(n) (McGill et al.)
+MIN_CELLS_FOR_PRIOR = 8  # fewer cells of a runner with a process variance: no prior
 
 
 @dataclass
@@ -312,6 +316,69 @@ def estimate(timings: list[dict[str, Any]], messages: int = 1) -> Estimate | Non
         iterations=int(timings[0]["iterations"]),
         process_log_var=float(np.var(np.log(heads), ddof=1)) if len(heads) > 1 else None,
     )
+
+
+@dataclass(frozen=True)
+class Prior:
+    """What a runner's cells in one run say about the variance of the log figure between
+    its fresh processes: Smyth's scaled inverse chi-square prior, ``df`` = d0 (inf: every
+    cell shares ``var``)."""
+
+    df: float
+    var: float
+
+
+def fit_prior(variances: list[float], dfs: list[int]) -> Prior | None:
+    """d0 and s0^2 fitted by moments of log s^2 (Smyth 2004, section 6.2); None when too
+    few cells have a positive variance to fit them."""
+    from scipy.optimize import brentq  # a third of a second of import, for reports only
+
+    s2, d = np.asarray(variances, float), np.asarray(dfs, float)
+    keep = s2 > 0
+    if keep.sum() < MIN_CELLS_FOR_PRIOR:
+        return None
+    s2, d = s2[keep], d[keep]
+    e = np.log(s2) - special.digamma(d / 2) + np.log(d / 2)
+    excess = float(np.var(e, ddof=1) - np.mean(special.polygamma(1, d / 2)))
+    if excess <= special.polygamma(1, 1e8):  # no more spread than sampling: one variance
+        return Prior(math.inf, math.exp(float(np.mean(e))))
+    half = brentq(lambda y: special.polygamma(1, y) - excess, 1e-8, 1e8)
+    d0 = 2 * half
+    return Prior(d0, math.exp(float(np.mean(e)) + special.digamma(half) - math.log(half)))
+
+
+def moderated_process_var(e: Estimate, prior: Prior | None) -> tuple[float, float] | None:
+    """The variance of the log headline that fresh processes give, and its degrees of
+    freedom: the cell's own variance between its processes over their number, moderated
+    towards the runner's prior (Smyth's empirical Bayes). None for a one-process cell."""
+    if e.processes < 2 or e.process_log_var is None:
+        return None
+    own = e.processes - 1
+    if prior is None:
+        return e.process_log_var / e.processes, float(own)
+    if math.isinf(prior.df):
+        return prior.var / e.processes, math.inf
+    s2 = (prior.df * prior.var + own * e.process_log_var) / (prior.df + own)
+    return s2 / e.processes, prior.df + own
+
+
+def process_interval(e: Estimate, prior: Prior | None) -> Estimate:
+    """``e`` with its 95% interval widened to at least the headline times exp(± t s), s the
+    moderated SD between fresh processes (``moderated_process_var``). The bootstrap over
+    two or three processes sees one or two of them: cells of a JIT whose processes happened
+    to agree got intervals that the next run's headline missed in 4 of 10 pairs
+    (docs/method.md, "intervals that know the runner's processes"). Without a prior (too
+    few cells of the runner) the bootstrap's interval stands: a t with one or two degrees
+    of freedom would say nothing."""
+    spread = moderated_process_var(e, prior)
+    if prior is None or spread is None or e.headline_ns <= 0:
+        return e
+    var, df = spread
+    t = float(special.stdtrit(df, 0.975)) if math.isfinite(df) else 1.959963984540054
+    half = t * math.sqrt(var)
+    low = min(e.ci_low_ns, e.headline_ns * math.exp(-half))
+    high = max(e.ci_high_ns, e.headline_ns * math.exp(half))
+    return replace(e, ci_low_ns=low, ci_high_ns=high)
 
 
 def ratio_ci(a: Estimate, b: Estimate) -> tuple[float, float, float]:

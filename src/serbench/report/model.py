@@ -10,7 +10,15 @@ from typing import Any
 
 from serbench import datasets
 from serbench.protocol import FLAGS
-from serbench.stats import OVERHEAD_FACTOR, PRECISION_TARGET, Estimate, estimate
+from serbench.stats import (
+    OVERHEAD_FACTOR,
+    PRECISION_TARGET,
+    Estimate,
+    Prior,
+    estimate,
+    fit_prior,
+    process_interval,
+)
 from serbench.store import Store, decode_json
 
 SLOW_MODE_SHARE = 0.3  # over this share of slices outside the fast mode: a busy machine
@@ -60,6 +68,9 @@ class RunReport:
     tables: dict[str, list[Row]]  # dataset -> rows
     operations: list[str]
     unit: str = "ns"  # "instructions": a run with --measure instructions (serbench.instructions)
+    # per runner, what its cells with a figure say about the variance between fresh
+    # processes (stats.fit_prior): the intervals are widened by it, compare tests with it
+    priors: dict[str, Prior | None] = field(default_factory=dict)
 
 
 def build(store: Store, run_id: int | None = None) -> RunReport:
@@ -86,8 +97,13 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
             m.get("labels") or [],
             m.get("footprint_bytes"),
         )
-        _fill(row, results, _precision_target(run["config"]))
+        _fill(row, results)
         tables[dataset].append(row)
+    every_row = [row for rows in tables.values() for row in rows]
+    priors = _priors(every_row)
+    for row in every_row:
+        row.ops = {op: process_interval(e, priors.get(row.runner)) for op, e in row.ops.items()}
+        _flag(row, _precision_target(run["config"]))
     for rows in tables.values():
         _flag_overhead(rows)
         rows.sort(key=Row.sort_key)
@@ -97,8 +113,23 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
     }
     unit = "instructions" if run["config"].get("measure") == "instructions" else "ns"
     return RunReport(
-        run, ordered, list(run["config"].get("operations", ["encode", "decode"])), unit
+        run, ordered, list(run["config"].get("operations", ["encode", "decode"])), unit, priors
     )
+
+
+def _priors(rows: list[Row]) -> dict[str, Prior | None]:
+    """Per runner, the prior its cells with a single figure and more than one process give
+    (a cell whose processes disagree would widen every other cell's interval by its JIT's
+    split)."""
+    found: dict[str, tuple[list[float], list[int]]] = defaultdict(lambda: ([], []))
+    for row in rows:
+        if row.status != "ok":
+            continue
+        for e in row.ops.values():
+            if e.has_figure and e.process_log_var is not None:
+                found[row.runner][0].append(e.process_log_var)
+                found[row.runner][1].append(e.processes - 1)
+    return {runner: fit_prior(v, d) for runner, (v, d) in found.items()}
 
 
 def _precision_target(config: dict[str, Any]) -> float:
@@ -106,7 +137,7 @@ def _precision_target(config: dict[str, Any]) -> float:
     return (config.get("timing") or {}).get("precision") or PRECISION_TARGET
 
 
-def _fill(row: Row, results: list[dict[str, Any]], precision: float = PRECISION_TARGET) -> None:
+def _fill(row: Row, results: list[dict[str, Any]]) -> None:
     statuses = {r["status"] for r in results}
     if "check_failed" in statuses or any(r["check_ok"] == 0 for r in results):
         row.status = "NG"
@@ -132,6 +163,11 @@ def _fill(row: Row, results: list[dict[str, Any]], precision: float = PRECISION_
         est = estimate(timings, messages)
         if est is not None:
             row.ops[op] = est
+
+
+def _flag(row: Row, precision: float = PRECISION_TARGET) -> None:
+    if row.status != "ok":
+        return
     if any(e.ci_half_width > precision * e.headline_ns for e in row.ops.values()):
         row.flags.append("imprecise")
     if any(e.steady is False for e in row.ops.values()):
