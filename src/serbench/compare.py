@@ -45,7 +45,6 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
-from statistics import NormalDist
 
 import numpy as np
 from scipy import special, stats
@@ -53,10 +52,9 @@ from scipy.optimize import minimize_scalar
 
 from serbench import baseline
 from serbench.report.model import Row, RunReport, build
-from serbench.stats import Estimate, Prior, moderated_process_var
+from serbench.stats import Z95, Estimate, Prior, moderated_process_var
 from serbench.store import Store
 
-Z95 = NormalDist().inv_cdf(0.975)
 RUN_FLOOR = 0.005  # relative SD of a headline between runs that one run cannot see
 MIN_CELLS_FOR_INFLATION = 8  # fewer tested cells: the factor is not estimated (1)
 MEDIAN_CHI2_1 = 0.454936  # median of a chi-square with one degree of freedom

@@ -27,8 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from scipy import special
-from scipy.special import bdtr  # the binomial CDF, without scipy.stats' second of import
+from scipy import special  # bdtr, the binomial CDF, without scipy.stats' second of import
 
 FAST_MODE_WIDTH = 0.25  # fast-mode slices: at most 25% above the fastest
 PRECISION_TARGET = 0.03  # a headline whose 95% CI half-width exceeds 3% is flagged
@@ -40,6 +39,7 @@ FAST_EDGE = 0.10
 DISAGREEMENT_P = 0.01  # a process holding fewer of the fast edge than this allows disagrees
 MEDIAN_CI_IQR = 1.57  # 95% interval of a median ~ median ± 1.57 IQR / sqrt(n) (McGill et al.)
 MIN_CELLS_FOR_PRIOR = 8  # fewer cells of a runner with a process variance: no prior
+Z95 = float(special.ndtri(0.975))  # the normal's 97.5% point
 
 
 @dataclass
@@ -227,7 +227,7 @@ def agreeing(per_process: list[np.ndarray]) -> int:
     edge = [int((x <= line).sum()) for x in per_process]
     slices, fast = sum(len(x) for x in per_process), sum(edge)
     return sum(
-        bool(bdtr(k, fast, len(x) / slices) >= DISAGREEMENT_P)
+        bool(special.bdtr(k, fast, len(x) / slices) >= DISAGREEMENT_P)
         for x, k in zip(per_process, edge, strict=True)
     )
 
@@ -374,7 +374,7 @@ def process_interval(e: Estimate, prior: Prior | None) -> Estimate:
     if prior is None or spread is None or e.headline_ns <= 0:
         return e
     var, df = spread
-    t = float(special.stdtrit(df, 0.975)) if math.isfinite(df) else 1.959963984540054
+    t = float(special.stdtrit(df, 0.975)) if math.isfinite(df) else Z95
     half = t * math.sqrt(var)
     low = min(e.ci_low_ns, e.headline_ns * math.exp(-half))
     high = max(e.ci_high_ns, e.headline_ns * math.exp(half))
