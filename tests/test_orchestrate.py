@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -10,11 +11,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import assert_resumed_run_complete
 
-from serbench import datasets, orchestrate, report
+from serbench import datasets, orchestrate, report, schedule
 from serbench.runners import PYTHON, RunnerSpec
 from serbench.store import Store
 from serbench.timing import PRECISION_CAP
@@ -102,6 +104,68 @@ def test_slices_interleave_and_warm_up_waits_for_steady_state(state: Path) -> No
     assert "not-steady" in rows["drifting"].flags
     assert report.fmt_est(rows["drifting"].ops["encode"]).startswith("not steady")
     assert "not-steady" not in rows["warming"].flags
+
+
+@pytest.mark.parametrize("warm_ahead", [False, True])
+def test_the_next_block_gets_ready_while_one_measures(
+    state: Path, warm_ahead: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With warm_ahead, a block is prepared and warmed up, one runner process at a time,
+    while the block before it takes its slices; its faults and failed cells are stored all
+    the same, and the run's results are those of blocks run one after the other."""
+    monkeypatch.setenv("FAKE_DATASETS", "android-users,pb-vs-msgpack-test2")
+    spans: dict[str, dict[str, tuple[float, float]]] = {}
+    at_once: list[int] = []  # processes working at once while the block before measures
+    working = [0]
+    lane = schedule.Lanes.lane
+
+    @contextlib.contextmanager
+    def counted(self: schedule.Lanes) -> Any:
+        with lane(self):
+            working[0] += 1
+            if self._limited:
+                at_once.append(working[0])
+            try:
+                yield
+            finally:
+                working[0] -= 1
+
+    def timed(name: str, method: Any) -> Any:
+        def wrapper(self: schedule.Block) -> None:
+            start = time.monotonic()
+            try:
+                method(self)
+            finally:
+                spans.setdefault(self.cells[0].dataset, {})[name] = (start, time.monotonic())
+
+        return wrapper
+
+    monkeypatch.setattr(schedule.Block, "ready", timed("ready", schedule.Block.ready))
+    monkeypatch.setattr(schedule.Block, "measure", timed("measure", schedule.Block.measure))
+    monkeypatch.setattr(schedule.Lanes, "lane", counted)
+    store = Store(state / f"a{warm_ahead}.sqlite")
+    config = _quick(datasets=["android-users", "pb-vs-msgpack-test2"], cell_timeout=3.0)
+    config.serializers = ["good", "noop", "crash", "hang", "garbage"]
+    config.timing = {**config.timing, "warm_ahead": warm_ahead, "tiebreak_processes": 0}
+    run_id = _run(config, store)
+    first, second = sorted(spans, key=lambda ds: spans[ds]["measure"][0])
+    overlapped = spans[second]["ready"][0] < spans[first]["measure"][1]
+    assert overlapped is warm_ahead
+    if warm_ahead:  # the block that got ready ahead did so one process at a time
+        assert spans[second]["ready"][0] >= spans[first]["ready"][1]
+        assert at_once and max(at_once) == 1
+    else:
+        assert not at_once
+    got = {
+        (r["serializer"], r["dataset"], r["operation"], r["process"]): r
+        for r in store.results(run_id)
+    }
+    assert len(got) == 5 * 2 * 2 * config.profile.processes
+    for ds in ("android-users", "pb-vs-msgpack-test2"):
+        assert got[("good", ds, "encode", 1)]["status"] == "ok"
+        assert got[("crash", ds, "encode", 0)]["error_code"] == "crashed"
+        assert got[("hang", ds, "decode", 1)]["error_code"] == "timeout"
+        assert got[("garbage", ds, "encode", 0)]["error_code"] == "malformed_output"
 
 
 @pytest.mark.parametrize(("tiebreak", "jit"), [(0, None), (1, None), (1, "tiered")])

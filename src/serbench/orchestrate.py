@@ -9,6 +9,7 @@ settled, with the neighbours they had.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import random
 import time
@@ -21,7 +22,7 @@ from serbench import datasets, instructions, stats, userdata
 from serbench.client import Dataset
 from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, describe_all, discover
-from serbench.schedule import Block, Cell, SlowShare
+from serbench.schedule import Block, Cell, ReadyAhead, SlowShare
 from serbench.store import CellKey, Store, decode_json
 from serbench.timing import (
     CELL_TIMEOUT_S,
@@ -200,6 +201,12 @@ def available_memory() -> int | None:
     return None
 
 
+def _held_bytes(cells_per_runner: Mapping[str, int], held: Mapping[str, float], size: int) -> float:
+    """About how many bytes a block's processes hold: each runner's cells at its own
+    ``held`` factor (default HELD_PER_CELL) times a cell's canonical size."""
+    return sum(n * held.get(runner, HELD_PER_CELL) * size for runner, n in cells_per_runner.items())
+
+
 def _parts(
     per_slot: Mapping[tuple[str, int], list[Cell]],
     held: Mapping[str, float],
@@ -217,11 +224,34 @@ def _parts(
             cells[runner] += -(-len(v) // parts)
         if max(cells.values()) * HELD_PER_CELL * size > block_bytes:
             return False
-        whole = sum(n * held.get(runner, HELD_PER_CELL) * size for runner, n in cells.items())
-        return memory is None or whole <= MEMORY_SHARE * memory
+        return memory is None or _held_bytes(cells, held, size) <= MEMORY_SHARE * memory
 
     most = max(len(v) for v in per_slot.values())
     return next((k for k in range(1, most + 1) if fits(k)), most)
+
+
+def fit_together(
+    first: list[Cell],
+    second: list[Cell],
+    descriptors: dict[str, dict[str, Any]],
+    memory: int | None,
+    held: Mapping[str, float],
+) -> bool:
+    """Whether two blocks' processes may be alive at once (the second getting ready while
+    the first measures) within MEMORY_SHARE of memory."""
+    if memory is None:
+        return False  # cannot tell: one block at a time, as planned
+
+    def held_bytes(block: list[Cell]) -> float:
+        counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for c in block:
+            counts[c.dataset][c.runner] += 1
+        return sum(
+            _held_bytes(n, held, max(_expanded_bytes(descriptors[ds]), 1))
+            for ds, n in counts.items()
+        )
+
+    return held_bytes(first) + held_bytes(second) <= MEMORY_SHARE * memory
 
 
 def blocks(
@@ -354,13 +384,13 @@ def execute(
             )
             return
         held = {name: spec.held_per_cell for name, spec in the_plan.specs.items()}
-        planned = blocks(cells, descriptors, timing, rng, available_memory(), held)
+        memory = available_memory()
+        planned = blocks(cells, descriptors, timing, rng, memory, held)
         weights = [len(b) for b in planned]
-        for k, block in enumerate(planned):
-            share_of_rest = weights[k] / sum(weights[k:])
-            deadline = budget.deadline_ns(share_of_rest, reserve) if budget else None
-            Block(
-                block,
+
+        def block(k: int) -> Block:
+            return Block(
+                planned[k],
                 ops,
                 the_plan.specs,
                 wire,
@@ -368,16 +398,44 @@ def execute(
                 config.cell_timeout,
                 save,
                 progress,
-                rng,
+                random.Random(rng.getrandbits(64)),
                 clock_zero,
                 share,
-                deadline,
-            ).run()
-            if rounds and timing.tiebreak_processes:
-                # the tie-break work this block leaves, known now: the time left counts it
-                more = len(tiebreak_cells(timing.processes, block[0].dataset)) * len(ops)
-                announced += more
-                progress(f"{block[0].dataset}: done", 0, more)
+            )
+
+        ahead: ReadyAhead | None = None  # the next block, getting ready while one measures
+        try:
+            for k in range(len(planned)):
+                if ahead is not None:
+                    current, ahead = ahead.take(), None
+                else:
+                    current = block(k)
+                    try:
+                        current.ready()
+                    except BaseException:
+                        current.close()
+                        raise
+                try:
+                    following = k + 1 < len(planned) and timing.warm_ahead
+                    if following and fit_together(
+                        planned[k], planned[k + 1], descriptors, memory, held
+                    ):
+                        ahead = ReadyAhead(block(k + 1))
+                    share_of_rest = weights[k] / sum(weights[k:])
+                    if budget:
+                        current.deadline_ns = budget.deadline_ns(share_of_rest, reserve)
+                    current.measure()
+                finally:
+                    current.close()
+                if rounds and timing.tiebreak_processes:
+                    # the tie-break work this block leaves, known now: the time left counts it
+                    more = len(tiebreak_cells(timing.processes, planned[k][0].dataset)) * len(ops)
+                    announced += more
+                    progress(f"{planned[k][0].dataset}: done", 0, more)
+        finally:
+            if ahead is not None:  # the run stopped: the block getting ready ends with it
+                with contextlib.suppress(BaseException):
+                    ahead.take().close()
 
     run_blocks(todo, TIEBREAK_RESERVE if timing.tiebreak_processes else 0.0, rounds=True)
     if config.measure == instructions.UNIT:

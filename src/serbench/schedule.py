@@ -9,12 +9,13 @@ phases leave uncertainty, and a cell's processes are measured over the same minu
 from __future__ import annotations
 
 import collections
+import contextlib
 import math
 import random
 import statistics
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -80,6 +81,34 @@ class SlowShare:
     def slices_needed(self, miss_probability: float) -> int:
         s = min(max(self.share, 1e-6), 0.98)
         return math.ceil(math.log(miss_probability) / math.log(s))
+
+
+class Lanes:
+    """How many of a block's runner processes may work at once while it gets ready: one
+    while the block before it measures (its slices are taken one at a time and leave the
+    other core idle), any number once that block is done."""
+
+    def __init__(self, one_at_a_time: bool = False) -> None:
+        self._cond = threading.Condition()
+        self._limited = one_at_a_time
+        self._busy = 0
+
+    def widen(self) -> None:
+        with self._cond:
+            self._limited = False
+            self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def lane(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._limited or self._busy == 0)
+            self._busy += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._busy -= 1
+                self._cond.notify_all()
 
 
 @dataclass(frozen=True)
@@ -187,6 +216,10 @@ class Block:
         # processes of each cell in this block: their slices are pooled for its headline
         self.side_by_side = collections.Counter(c.serializer_at for c in cells)
         self._warming = threading.local()  # set in the warm-up threads: faults are deferred
+        self.lanes = Lanes()
+        # results met while the block gets ready in a thread of its own (ReadyAhead): saved
+        # and counted by the run's thread when it takes the block over
+        self._outbox: list[tuple[Cell, str, dict[str, Any]]] | None = None
 
     # --- sessions and faults -------------------------------------------------------------
 
@@ -205,6 +238,9 @@ class Block:
             self._finish(cell, op, {"status": "error", "error": {"code": code, "message": message}})
 
     def _finish(self, cell: Cell, op: str, result: dict[str, Any]) -> None:
+        if self._outbox is not None:
+            self._outbox.append((cell, op, result))
+            return
         self.save(cell.key(op), result)
         self.progress(f"{cell.runner}/{cell.serializer} {cell.dataset} {op}", 1)
 
@@ -272,13 +308,13 @@ class Block:
         by_slot: dict[Slot, list[Cell]] = {}
         for c in self.cells:
             by_slot.setdefault(c.slot, []).append(c)
-        clients = {slot: self._client(slot) for slot in by_slot}
         replies: dict[Cell, Prepared | SessionFault | CommandError] = {}
 
         def work(slot: Slot) -> None:
             for c in by_slot[slot]:
                 try:
-                    replies[c] = clients[slot].prepare(self._prepare_request(c))
+                    with self.lanes.lane():
+                        replies[c] = self._client(slot).prepare(self._prepare_request(c))
                 except CommandError as error:
                     replies[c] = error
                 except SessionFault as fault:
@@ -498,7 +534,8 @@ class Block:
             self._warming.active = True
             try:
                 for st in states:
-                    self._warm_up(st)
+                    with self.lanes.lane():
+                        self._warm_up(st)
             except _Interrupted as stop:
                 stopped.append(stop)  # the rest of this runner's cells warm up later
 
@@ -516,47 +553,93 @@ class Block:
     # --- the block -----------------------------------------------------------------------
 
     def run(self) -> None:
+        """Prepare, warm up and measure the block; its runner processes end with it."""
         try:
-            replies = self._prepare_in_parallel()
-            for cell in self.cells:
-                got = replies.get(cell)
-                if got is None:  # its runner faulted earlier in the parallel phase
-                    common = self._prepare(cell)
-                elif isinstance(got, SessionFault | CommandError):
-                    self._stop(cell, got)
-                    common = None
-                else:
-                    common = self._accept(cell, got)
-                if common is None:
-                    continue
-                unsupported = set(common.pop("unsupported"))
-                for op in self.operations:
-                    if op in unsupported:
-                        message = f"{cell.runner} has no {op}"
-                        self._finish(
-                            cell,
-                            op,
-                            {
-                                **common,
-                                "status": "unsupported",
-                                "error": {"code": "unsupported", "message": message},
-                            },
-                        )
-                    else:
-                        self.states.append(OpState(cell, op, common))
-            self._warm_in_parallel()
-            while self.states:
-                order = list(self.states)
-                self.rng.shuffle(order)
-                for st in order:
-                    self._warm_up(st)  # a cell whose runner restarted warms up again here
-                    if st in self.states and st.phase == "measure":
-                        self._measure(st)
-                    if st.phase == "done" and st in self.states:
-                        self._done(st)
+            self.ready()
+            self.measure()
         finally:
-            for session in self.sessions.values():
-                session.close()
+            self.close()
+
+    def ready(self) -> None:
+        """Every cell prepared (and checked) and every operation calibrated and warmed up."""
+        replies = self._prepare_in_parallel()
+        for cell in self.cells:
+            got = replies.get(cell)
+            if got is None:  # its runner faulted earlier in the parallel phase
+                common = self._prepare(cell)
+            elif isinstance(got, SessionFault | CommandError):
+                self._stop(cell, got)
+                common = None
+            else:
+                common = self._accept(cell, got)
+            if common is None:
+                continue
+            unsupported = set(common.pop("unsupported"))
+            for op in self.operations:
+                if op in unsupported:
+                    message = f"{cell.runner} has no {op}"
+                    self._finish(
+                        cell,
+                        op,
+                        {
+                            **common,
+                            "status": "unsupported",
+                            "error": {"code": "unsupported", "message": message},
+                        },
+                    )
+                else:
+                    self.states.append(OpState(cell, op, common))
+        self._warm_in_parallel()
+
+    def measure(self) -> None:
+        """Measured slices, one at a time, in a random order, until every operation is done."""
+        while self.states:
+            order = list(self.states)
+            self.rng.shuffle(order)
+            for st in order:
+                self._warm_up(st)  # a cell whose runner restarted warms up again here
+                if st in self.states and st.phase == "measure":
+                    self._measure(st)
+                if st.phase == "done" and st in self.states:
+                    self._done(st)
+
+    def close(self) -> None:
+        for session in list(self.sessions.values()):
+            session.close()
+
+
+class ReadyAhead:
+    """A block prepared and warmed up in a thread of its own while the block before it
+    measures, one runner process working at a time: measured slices are taken one at a
+    time, so one core is idle while they are (docs/method.md, "the next block warms up
+    while this one measures"). `take` lets every process work, waits for the block to be
+    ready and hands it to the run's thread with the results it met (failed checks, faults)."""
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        block.lanes = Lanes(one_at_a_time=True)
+        block._outbox = []
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._work, daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        try:
+            self.block.ready()
+        except BaseException as error:  # handed to the run's thread in take()
+            self._error = error
+
+    def take(self) -> Block:
+        block = self.block
+        block.lanes.widen()
+        self._thread.join()
+        outbox, block._outbox = block._outbox or [], None
+        for cell, op, result in outbox:
+            block._finish(cell, op, result)
+        if self._error is not None:
+            block.close()
+            raise self._error
+        return block
 
 
 def time_cell(

@@ -60,6 +60,10 @@ class Timing:
     # (longer ones are timed as they come). docs/method.md: "the first sample of a slice",
     # "single operations timed second in their command"
     rewarm: bool = False
+    # the next block is prepared and warmed up, one runner process at a time, while this one
+    # takes its slices (one at a time, leaving a core idle) when both fit in memory at once
+    # (docs/method.md, "the next block warms up while this one measures")
+    warm_ahead: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -94,6 +98,7 @@ QUICK = Timing(
     block_bytes=2 << 30,
     tiebreak_processes=1,
     rewarm=True,
+    warm_ahead=True,
 )
 STANDARD = Timing(
     min_sample_ns=1_000_000,
@@ -116,6 +121,7 @@ STANDARD = Timing(
     block_bytes=2 << 30,
     tiebreak_processes=1,
     rewarm=True,
+    warm_ahead=True,
 )
 PROFILES = {"quick": QUICK, "standard": STANDARD, "full": STANDARD}
 
@@ -128,6 +134,7 @@ def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) ->
         STANDARD,
         processes=1,
         tiebreak_processes=0,
+        warm_ahead=False,
         peak_alloc=False,
         min_sample_ns=sample_ns,
         slice_samples=samples,
