@@ -168,6 +168,37 @@ def test_the_next_block_gets_ready_while_one_measures(
         assert got[("garbage", ds, "encode", 0)]["error_code"] == "malformed_output"
 
 
+def test_a_run_that_stops_ends_the_block_getting_ready(
+    state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run stopped while the next block gets ready (an error, Ctrl-C): that block's
+    processes are killed, none is started again, and nothing it met is saved."""
+    monkeypatch.setenv("FAKE_DATASETS", "android-users,pb-vs-msgpack-test2")
+    aheads: list[schedule.ReadyAhead] = []
+    made = schedule.ReadyAhead.__init__
+
+    def record(self: schedule.ReadyAhead, block: schedule.Block) -> None:
+        made(self, block)
+        aheads.append(self)
+
+    def stop(self: schedule.Block) -> None:
+        time.sleep(1.0)  # the next block is getting ready meanwhile
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(schedule.ReadyAhead, "__init__", record)
+    monkeypatch.setattr(schedule.Block, "measure", stop)
+    store = Store(state / "stop.sqlite")
+    config = _quick(datasets=["android-users", "pb-vs-msgpack-test2"], cell_timeout=3.0)
+    config.serializers = ["good", "crash", "hang"]
+    with pytest.raises(KeyboardInterrupt):
+        _run(config, store)
+    (ahead,) = aheads
+    assert not ahead._thread.is_alive()
+    assert all(s.proc.poll() is not None for s in ahead.block.sessions.values())
+    stored = {r["dataset"] for r in store.results(1) if r["status"] != "not_applicable"}
+    assert ahead.block.cells[0].dataset not in stored
+
+
 @pytest.mark.parametrize(("tiebreak", "jit"), [(0, None), (1, None), (1, "tiered")])
 def test_a_tiebreak_process_confirms_the_fastest_or_the_cell_stays_flagged(
     state: Path, tiebreak: int, jit: str | None, monkeypatch: pytest.MonkeyPatch

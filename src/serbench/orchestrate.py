@@ -9,7 +9,6 @@ settled, with the neighbours they had.
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import random
 import time
@@ -434,8 +433,7 @@ def execute(
                     progress(f"{planned[k][0].dataset}: done", 0, more)
         finally:
             if ahead is not None:  # the run stopped: the block getting ready ends with it
-                with contextlib.suppress(BaseException):
-                    ahead.take().close()
+                ahead.abandon()
 
     run_blocks(todo, TIEBREAK_RESERVE if timing.tiebreak_processes else 0.0, rounds=True)
     if config.measure == instructions.UNIT:

@@ -220,12 +220,15 @@ class Block:
         # results met while the block gets ready in a thread of its own (ReadyAhead): saved
         # and counted by the run's thread when it takes the block over
         self._outbox: list[tuple[Cell, str, dict[str, Any]]] | None = None
+        self._abandoned = False  # the run stopped while the block got ready: start nothing
 
     # --- sessions and faults -------------------------------------------------------------
 
     def _client(self, slot: Slot) -> RunnerClient:
         """The slot's runner process, started on first use (and after a restart)."""
         if slot not in self.sessions:
+            if self._abandoned:
+                raise SessionFault("crashed", "the run stopped")
             spec = self.specs[slot[0]]
             self.sessions[slot] = RunnerSession(spec, self.cell_timeout, validate="fast")
             self.clients[slot] = RunnerClient(self.sessions[slot])
@@ -253,6 +256,8 @@ class Block:
         session = self.sessions.pop(slot, None)
         if session is not None:
             session.kill()
+        if self._abandoned:
+            return
         self.restarts[slot] = self.restarts.get(slot, 0) + 1
         live = list(dict.fromkeys(s.cell for s in self.states if s.cell.slot == slot))
         if self.restarts[slot] > MAX_RESTARTS:
@@ -640,6 +645,16 @@ class ReadyAhead:
             block.close()
             raise self._error
         return block
+
+    def abandon(self) -> None:
+        """The run stopped: the block's processes are killed, none started again, and what
+        it met is dropped (its cells were not measured; a resumed run does them)."""
+        self.block._abandoned = True
+        while self._thread.is_alive():  # one may have started just before
+            for session in list(self.block.sessions.values()):
+                session.kill()
+            self._thread.join(0.1)
+        self.block.close()
 
 
 def time_cell(
