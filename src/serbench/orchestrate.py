@@ -229,28 +229,28 @@ def _parts(
     return next((k for k in range(1, most + 1) if fits(k)), most)
 
 
-def fit_together(
-    first: list[Cell],
-    second: list[Cell],
+def fits_beside(
+    block: list[Cell],
     descriptors: dict[str, dict[str, Any]],
-    memory: int | None,
+    memory_now: int | None,
     held: Mapping[str, float],
 ) -> bool:
-    """Whether two blocks' processes may be alive at once (the second getting ready while
-    the first measures) within MEMORY_SHARE of memory."""
-    if memory is None:
+    """Whether a block may get ready while the block before it measures: its processes'
+    expected bytes within MEMORY_SHARE of the memory available now, with the measuring
+    block's processes started, prepared and warmed up (their data allocated, their heaps
+    grown); the other half is the headroom a block is planned with. Reckoning the measuring
+    block by its `held` factors instead (upper bounds, from one large dataset at a time)
+    counted a quick block of 298 cells of 2.1 MB at 9.4 GB where it held 3.8 GB, and kept
+    the larger quick datasets from getting ready ahead (docs/method.md)."""
+    if memory_now is None:
         return False  # cannot tell: one block at a time, as planned
-
-    def held_bytes(block: list[Cell]) -> float:
-        counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for c in block:
-            counts[c.dataset][c.runner] += 1
-        return sum(
-            _held_bytes(n, held, max(_expanded_bytes(descriptors[ds]), 1))
-            for ds, n in counts.items()
-        )
-
-    return held_bytes(first) + held_bytes(second) <= MEMORY_SHARE * memory
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for c in block:
+        counts[c.dataset][c.runner] += 1
+    expected = sum(
+        _held_bytes(n, held, max(_expanded_bytes(descriptors[ds]), 1)) for ds, n in counts.items()
+    )
+    return expected <= MEMORY_SHARE * memory_now
 
 
 def blocks(
@@ -416,8 +416,8 @@ def execute(
                         raise
                 try:
                     following = k + 1 < len(planned) and timing.warm_ahead
-                    if following and fit_together(
-                        planned[k], planned[k + 1], descriptors, memory, held
+                    if following and fits_beside(
+                        planned[k + 1], descriptors, available_memory(), held
                     ):
                         ahead = ReadyAhead(block(k + 1))
                     share_of_rest = weights[k] / sum(weights[k:])

@@ -180,7 +180,8 @@ CELL_TIMEOUT_S: Final[dict[str, float]] = {"quick": 120.0, "standard": 600.0, "f
 HELD_PER_CELL: Final = 8
 # a block's processes together hold at most this share of the memory available when the
 # run is planned (every runner's processes are side by side: 24 at standard on S5 filled
-# 22 of 24 GB, and one was killed)
+# 22 of 24 GB, and one was killed), and a block getting ready ahead this share of what is
+# available while the block before it measures
 MEMORY_SHARE: Final = 0.5
 # share of a --budget kept for tie-break processes while the rounds run
 TIEBREAK_RESERVE: Final = 0.15
