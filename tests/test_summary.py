@@ -305,3 +305,45 @@ def test_html_time_on_a_log_axis_access_apart(page: Any) -> None:
     assert lazy.inner_text() == "100%" and "access" in (lazy.get_attribute("class") or "")
     assert "access" in page.locator('tr[data-name="java/flatbuffers-lazy"]').inner_text()
     assert "3 of 8 rows" in page.locator("#facts").inner_text()
+
+
+def test_a_noise_flag_on_nearly_every_row_is_said_once_in_the_header(tmp_path: Path) -> None:
+    """On a busy machine every row can be imprecise and slow-mode: the header says so once
+    with the counts, the rows' notes keep the flags that set a row apart; a run where such
+    a flag marks a few rows keeps it on those rows."""
+    store = Store(tmp_path / "r.sqlite")
+    env = {"cpu_model": "Test CPU", "cpu_count": 2}
+    run_id = store.new_run({"scale": "quick", "operations": ["encode", "decode"]}, env)
+    busy = _timing([900, 2000, 2100, 1000, 2050, 1990, 1080, 2000])
+    names = [f"s{k}" for k in range(10)]
+    serializers = [{"name": n, "format": n, "library": n, "version": "1"} for n in names]
+    store.save_serializers(run_id, "java", {"runtime": {}, "serializers": serializers})
+    for name in names:
+        for op in ("encode", "decode"):
+            steady = name != "s0"  # one row also flagged for itself: not-steady
+            timing = busy if steady else {**busy, "warmup": {"steady": False}}
+            key = CellKey("java", name, "android-users", op, 0)
+            store.save_result(run_id, key, {**OK, "sizes": {"encoded": 9}, "timing": timing})
+    store.finish_run(run_id)
+    rep = report.build(store, run_id)
+    assert set(rep.run_wide) == {"imprecise", "slow-mode"}
+    md = report.markdown(rep)
+    assert "- on nearly every row, so said here once: imprecise (10 of 10 measured rows)" in md
+    rows = [line for line in md.splitlines() if line.startswith("| java/")]
+    assert len(rows) == 10
+    assert not any("imprecise" in line or "slow-mode" in line for line in rows)
+    assert sum("not-steady" in line for line in rows) == 1
+    facts = dict(report_html.payload(rep)["run"]["facts"])
+    assert facts["on nearly every row, so said here once"].startswith("imprecise (10 of 10")
+    page_rows = report_html.payload(rep)["datasets"][0]["rows"]
+    assert all("imprecise" not in r["flag_words"] for r in page_rows)
+
+
+def test_a_noise_flag_on_a_few_rows_stays_on_them(rep: RunReport) -> None:
+    flagged = [r for rows in rep.tables.values() for r in rows if "imprecise" in r.flags]
+    assert flagged and not rep.run_wide
+    md = report.markdown(rep)
+    assert "so said here once" not in md
+    assert all(f"| {r.name} |" in md for r in flagged)
+    line = next(x for x in md.splitlines() if x.startswith(f"| {flagged[0].name} |"))
+    assert "imprecise" in line

@@ -85,15 +85,11 @@ def _alloc(row: Row) -> float | None:
     return per_op[0] if per_op else (peaks[0] if peaks else None)
 
 
-def _row(row: Row, measure: str) -> dict[str, Any]:
+def _row(row: Row, measure: str, flags: list[tuple[str, str]]) -> dict[str, Any]:
     ops = row.ops.values()
     slow = max((e.slow_fraction for e in ops), default=None)
     spread = max((e.process_spread for e in ops), default=None)
     alloc = _alloc(row)
-    flags = [
-        f"near-overhead({','.join(row.near_overhead)})" if f == "near-overhead" else f
-        for f in row.flags
-    ]
     return {
         "runner": row.runner,
         "serializer": row.serializer,
@@ -105,8 +101,8 @@ def _row(row: Row, measure: str) -> dict[str, Any]:
         "access": row.access,  # its decodes are ranked among access rows only
         "status": STATUS_TEXT[row.status],
         "detail": row.detail,
-        "flags": flags,
-        "flag_words": row.flags,
+        "flags": [text for _, text in flags],
+        "flag_words": [word for word, _ in flags],
         "ops": {op: _estimate(e, measure) for op, e in row.ops.items()},
         "sizes": row.sizes,
         "sizes_text": {k: fmt_bytes(v) for k, v in row.sizes.items()},
@@ -149,7 +145,11 @@ def payload(rep: RunReport) -> dict[str, Any]:
     datasets = []
     for name, rows in rep.tables.items():
         datasets.append(
-            {"name": name, "title": _title(name), "rows": [_row(r, rep.unit) for r in rows]}
+            {
+                "name": name,
+                "title": _title(name),
+                "rows": [_row(r, rep.unit, rep.row_flags(r)) for r in rows],
+            }
         )
     return {
         "run": _header(rep),

@@ -26,6 +26,12 @@ SLOW_MODE_SHARE = 0.3  # over this share of slices outside the fast mode: a busy
 ACCESS_LABELS = frozenset({"lazy-access", "zero-copy-decode"})
 SUMMARY_TOP = 3  # the places of a summary's podium
 PODIUM_MAX = 6  # a podium lists at most this many rows; further contenders are counted
+# flags that read the machine's noise more than a row (intervals wider than the target, slices
+# mostly outside the fast mode): on at least this share of a run's measured rows, a report
+# says each once in its header instead of on every row (the main job of 2026-11-28 flagged
+# imprecise on 1,312 of 1,320 rows, so the rows' notes hid the flags that set rows apart)
+NOISE_FLAGS = ("imprecise", "slow-mode")
+RUN_WIDE_SHARE = 0.9
 MANY_WITHOUT_FIGURE = 0.05  # over this share of cell operations without a single figure,
 # a run is one whose identical re-runs would not agree (FigureCount.many)
 
@@ -71,6 +77,17 @@ class RunReport:
     # per runner, what its cells with a figure say about the variance between fresh
     # processes (stats.fit_prior): the intervals are widened by it, compare tests with it
     priors: dict[str, Prior | None] = field(default_factory=dict)
+    # NOISE_FLAGS on nearly every measured row: flag -> (rows with it, measured rows)
+    run_wide: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def row_flags(self, row: Row) -> list[tuple[str, str]]:
+        """A row's flags as (word, text) for its notes, the run-wide ones left out (the
+        header says them once); near-overhead names its operations."""
+        return [
+            (f, f"near-overhead({','.join(row.near_overhead)})" if f == "near-overhead" else f)
+            for f in row.flags
+            if f not in self.run_wide
+        ]
 
 
 def build(store: Store, run_id: int | None = None) -> RunReport:
@@ -113,8 +130,24 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
     }
     unit = "instructions" if run["config"].get("measure") == "instructions" else "ns"
     return RunReport(
-        run, ordered, list(run["config"].get("operations", ["encode", "decode"])), unit, priors
+        run,
+        ordered,
+        list(run["config"].get("operations", ["encode", "decode"])),
+        unit,
+        priors,
+        _run_wide(every_row),
     )
+
+
+def _run_wide(rows: list[Row]) -> dict[str, tuple[int, int]]:
+    """The NOISE_FLAGS on at least RUN_WIDE_SHARE of the measured rows."""
+    measured = [r for r in rows if r.status == "ok" and r.ops]
+    counts = {f: sum(f in r.flags for r in measured) for f in NOISE_FLAGS}
+    return {
+        f: (n, len(measured))
+        for f, n in counts.items()
+        if n and n >= RUN_WIDE_SHARE * len(measured)
+    }
 
 
 def _priors(rows: list[Row]) -> dict[str, Prior | None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from serbench import datasets
 from serbench.operations import CODECS
+from serbench.protocol import FLAGS
 from serbench.report.model import Podium, Row, RunReport, figure_count, span
 from serbench.stats import Estimate
 
@@ -90,6 +91,12 @@ def agreement_facts(report: RunReport) -> list[tuple[str, str]]:
         facts.append(("machine noise before the run", text))
     if count.rows_without:
         facts.append(("without a single figure", count.sentence()))
+    if report.run_wide:
+        said = "; ".join(
+            f"{flag} ({n:,} of {total:,} measured rows): {FLAGS[flag]}"
+            for flag, (n, total) in report.run_wide.items()
+        )
+        facts.append(("on nearly every row, so said here once", said))
     return facts
 
 
@@ -146,10 +153,7 @@ def _cells(row: Row, report: RunReport, with_min: bool = True) -> list[str]:
         alloc = next(
             (e.peak_alloc_bytes for e in row.ops.values() if e.peak_alloc_bytes is not None), None
         )
-    flags = [
-        f"near-overhead({','.join(row.near_overhead)})" if f == "near-overhead" else f
-        for f in row.flags
-    ]
+    flags = [text for _, text in report.row_flags(row)]
     notes = row.detail if row.status != "ok" else ", ".join(flags)
     labels = [
         lab
