@@ -29,7 +29,7 @@ PODIUM_MAX = 6  # a podium lists at most this many rows; further contenders are 
 # flags that read the machine's noise more than a row (intervals wider than the target, slices
 # mostly outside the fast mode): on at least this share of a run's measured rows, a report
 # says each once in its header instead of on every row (the main job of 2026-11-28 flagged
-# imprecise on 1,312 of 1,320 rows, so the rows' notes hid the flags that set rows apart)
+# imprecise on all 1,320 rows, so the rows' notes hid the flags that set rows apart)
 NOISE_FLAGS = ("imprecise", "slow-mode")
 RUN_WIDE_SHARE = 0.9
 MANY_WITHOUT_FIGURE = 0.05  # over this share of cell operations without a single figure,
