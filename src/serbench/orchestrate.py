@@ -240,7 +240,7 @@ def fits_beside(
     block's processes started, prepared and warmed up (their data allocated, their heaps
     grown); the other half is the headroom a block is planned with. Reckoning the measuring
     block by its `held` factors instead (upper bounds, from one large dataset at a time)
-    counted a quick block of 298 cells of 2.1 MB at 9.4 GB where it held 3.8 GB, and kept
+    counted a quick block of 298 cells of 2.1 MB at 11.7 GB where it held 3.8 GB, and kept
     the larger quick datasets from getting ready ahead (docs/method.md)."""
     if memory_now is None:
         return False  # cannot tell: one block at a time, as planned
