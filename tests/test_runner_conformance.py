@@ -77,21 +77,48 @@ def test_a_cell_on_every_dataset(runner: str) -> None:
             assert gone["event"] == "error" and gone["code"] == "unknown_cell"
 
 
+def _tampered(original: dict, tmp_path: Path) -> Path:
+    """The dataset's file with one person's age changed: check data a round trip fails."""
+    doc = json.loads(Path(original["data"]).read_text())
+    doc["items"][0][17]["age"] = (doc["items"][0][17]["age"] + 1) % 50
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(doc))
+    return tampered
+
+
 @runner_names
 def test_tampered_check_data_fails_the_check(runner: str, tmp_path: Path) -> None:
     spec, d = _describe(runner)
     ser = _reference_serializer(d)
     original = dataset("android-users")
-    doc = json.loads(Path(original["data"]).read_text())
-    doc["items"][0][17]["age"] = (doc["items"][0][17]["age"] + 1) % 50
-    tampered = tmp_path / "tampered.json"
-    tampered.write_text(json.dumps(doc))
+    tampered = _tampered(original, tmp_path)
     with serving(spec) as session:
         r = session.call(prepare("t", ser["name"], {**original, "check_data": str(tampered)}))
         assert r["status"] == "check_failed"
         assert r["check"]["ok"] is False and "age" in r["check"]["detail"]
         refused = session.call(sample("t", "encode"))
         assert refused["event"] == "error" and refused["code"] == "unknown_cell"
+
+
+@runner_names
+def test_a_prepare_that_skips_the_check(runner: str, tmp_path: Path) -> None:
+    """`verify: false` (section 4): the bytes encoded once, no decode, no comparison and no
+    codec sizes; tampered check data cannot fail a check that is not made."""
+    spec, d = _describe(runner)
+    ser = _reference_serializer(d)
+    original = dataset("android-users")
+    tampered = _tampered(original, tmp_path)
+    with serving(spec) as session:
+        full = session.call(prepare("v", ser["name"], original))
+        light = session.call(
+            prepare("w", ser["name"], {**original, "check_data": str(tampered)}, verify=False)
+        )
+        assert light["status"] == "ok" and light["check"] is None, light
+        assert light["sizes"] == {"encoded": full["sizes"]["encoded"]}
+        assert light["messages"] == full["messages"]
+        for op in ("encode", "decode"):
+            got = session.call(sample("w", op, iterations=2, samples=3))
+            assert got["event"] == "samples" and len(got["wall_ns"]) == 3
 
 
 @runner_names

@@ -205,3 +205,54 @@ def test_warm_up_waits_for_a_compilation_the_runtime_says_is_queued(signal: bool
         assert per_op == op_ns
     else:  # without it, a flat stretch of the earlier tier reads as steady
         assert per_op == 2 * op_ns
+
+
+class VerifyingClient(FakeClient):
+    """A runner that honours `verify: false`: no check and no codec sizes in its reply."""
+
+    def __init__(self, op_ns: int) -> None:
+        super().__init__(op_ns)
+        self.requests: list[dict[str, Any]] = []
+
+    def prepare(self, request: Any) -> dict[str, Any]:
+        self.requests.append(request)
+        if request.get("verify", True):
+            detail = {"ok": True, "detail": "1 message equal"}
+            return {
+                **super().prepare(request),
+                "check": detail,
+                "sizes": {"encoded": 10, "zstd": 7},
+            }
+        return {**super().prepare(request), "check": None, "sizes": {"encoded": 10}}
+
+
+def test_a_cells_other_processes_skip_the_check_its_first_one_made() -> None:
+    spec = RunnerSpec(name="fake", language="c", directory=Path("."), command=["true"])
+    checked = schedule.Checked()
+    results: dict[CellKey, dict[str, Any]] = {}
+    client = VerifyingClient(50_000)
+    # the rounds' block (two processes side by side), then a tie-break process's block
+    for processes in ([0, 1], [2]):
+        block = schedule.Block(
+            [schedule.Cell("fake", "lib", "ds", p) for p in processes],
+            ["encode"],
+            {"fake": spec},
+            {"ds": Dataset(name="ds", kind="builtin", data="/dev/null")},
+            QUICK,
+            60.0,
+            lambda key, result: results.__setitem__(key, result),
+            lambda _description, _n: None,
+            random.Random(0),
+            time.monotonic_ns(),
+            checked=checked,
+        )
+        block._client = lambda _slot: client  # type: ignore[method-assign]
+        block.run()
+    # process 1 waited for process 0's prepare and did not check again
+    assert [r.get("verify", True) for r in client.requests] == [True, False, False]
+    first, *later = (results[CellKey("fake", "lib", "ds", "encode", p)] for p in range(3))
+    assert first["check"] == {"ok": True, "detail": "1 message equal"}
+    for r in later:
+        assert r["check"] == {"ok": True, "detail": "1 message equal (checked by process 0)"}
+        assert r["sizes"] == first["sizes"] == {"encoded": 10, "zstd": 7}
+        assert r["status"] == "ok" and r["timing"]["wall_ns"]

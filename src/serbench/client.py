@@ -87,6 +87,7 @@ class PrepareRequest(TypedDict):
     operations: list[str]
     dump_path: str | None  # write the encoded bytes here (cross-checks)
     decode_from: str | None  # decode these bytes instead of encoding (cross-checks)
+    verify: NotRequired[bool]  # False: an earlier process checked it (no check, no codec sizes)
 
 
 class SampleRequest(TypedDict):
@@ -132,8 +133,9 @@ def prepare_request(
     operations: list[str],
     dump_path: str | None = None,
     decode_from: str | None = None,
+    verify: bool = True,
 ) -> PrepareRequest:
-    return {
+    request: PrepareRequest = {
         "cmd": "prepare",
         "cell": cell,
         "serializer": serializer,
@@ -142,6 +144,9 @@ def prepare_request(
         "dump_path": dump_path,
         "decode_from": decode_from,
     }
+    if not verify:
+        request["verify"] = False
+    return request
 
 
 def sample_request(cell: str, operation: str, iterations: int, samples: int) -> SampleRequest:

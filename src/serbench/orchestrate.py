@@ -21,7 +21,7 @@ from serbench import datasets, instructions, stats, userdata
 from serbench.client import Dataset
 from serbench.operations import OPERATIONS
 from serbench.runners import RunnerSpec, describe_all, discover
-from serbench.schedule import Block, Cell, ReadyAhead, SlowShare
+from serbench.schedule import Block, Cell, Checked, ReadyAhead, SlowShare
 from serbench.store import CellKey, Store, decode_json
 from serbench.timing import (
     CELL_TIMEOUT_S,
@@ -349,6 +349,7 @@ def execute(
     budget = Budget(config.budget_s) if config.budget_s else None
     clock_zero = time.monotonic_ns()
     share = SlowShare() if slow_share is None else SlowShare(prior=slow_share)
+    checked = Checked()  # a cell's later processes skip the check its first one made
 
     def save(key: CellKey, result: dict[str, Any]) -> None:
         if key not in done:  # an earlier (resumed) process already stored it
@@ -400,6 +401,7 @@ def execute(
                 random.Random(rng.getrandbits(64)),
                 clock_zero,
                 share,
+                checked=checked,
             )
 
         ahead: ReadyAhead | None = None  # the next block, getting ready while one measures

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from serbench import stats
 from serbench.client import (
+    Check,
     CommandError,
     Dataset,
     Prepared,
@@ -136,6 +137,44 @@ class Cell:
         return CellKey(self.runner, self.serializer, self.dataset, op, self.process)
 
 
+class Checked:
+    """The first `ok` check and sizes of every cell a process of this run prepared. The
+    cell's other processes prepare it without checking it again (`verify: false`,
+    docs/runner-protocol.md section 4): the round trip and the sizes are the same in every
+    process, and a prepare's decode, comparison and compressions are CPU work on the way
+    between measuring phases. A runner that ignores the field checks anyway."""
+
+    def __init__(self) -> None:
+        self._first: dict[tuple[str, str, str], tuple[int, Check, dict[str, int]]] = {}
+        self._lock = threading.Lock()  # the block getting ready ahead prepares in threads
+
+    def known(self, cell: Cell) -> bool:
+        return cell.serializer_at in self._first
+
+    def accepted(self, cell: Cell, reply: Prepared) -> Prepared:
+        """The reply with the earlier process's check and sizes where it skipped them;
+        a checked `ok` reply is noted for the cell's later processes."""
+        if reply["status"] != "ok":
+            return reply
+        with self._lock:
+            if reply["check"] is not None and reply["sizes"]:
+                self._first.setdefault(
+                    cell.serializer_at, (cell.process, reply["check"], reply["sizes"])
+                )
+                return reply
+            first = self._first.get(cell.serializer_at)
+        if first is None:  # a runner that skipped a check it was asked for
+            return reply
+        process, check, sizes = first
+        encoded = (reply["sizes"] or sizes)["encoded"]
+        detail = f"{check['detail']} (checked by process {process})"
+        return {
+            **reply,
+            "check": {"ok": True, "detail": detail},
+            "sizes": {**sizes, "encoded": encoded},
+        }
+
+
 def _drop_leading(reply: Samples, lead: int) -> Samples:
     """The reply without its first `lead` samples (operations run only to warm the next)."""
     if not lead:
@@ -203,8 +242,10 @@ class Block:
         clock_zero: int,
         slow_share: SlowShare | None = None,
         deadline_ns: int | None = None,
+        checked: Checked | None = None,
     ) -> None:
         self.cells, self.operations, self.specs = cells, operations, specs
+        self.checked = checked or Checked()  # the run's: cells an earlier process checked
         self.datasets, self.timing, self.cell_timeout = datasets, timing, cell_timeout
         self.save, self.progress, self.rng, self.clock_zero = save, progress, rng, clock_zero
         self.slow_share = slow_share or SlowShare()
@@ -275,7 +316,8 @@ class Block:
 
     def _prepare_request(self, cell: Cell) -> PrepareRequest:
         dataset = self.datasets[cell.dataset]
-        return prepare_request(cell.id, cell.serializer, dataset, self.operations)
+        verify = not self.checked.known(cell)
+        return prepare_request(cell.id, cell.serializer, dataset, self.operations, verify=verify)
 
     def _prepare(self, cell: Cell) -> dict[str, Any] | None:
         """Prepare (and check) a cell; its results are saved at once unless it is ok."""
@@ -291,6 +333,7 @@ class Block:
 
     def _accept(self, cell: Cell, reply: Prepared) -> dict[str, Any] | None:
         """A `prepared` reply: the cell's common fields if it is ok, else its results saved."""
+        reply = self.checked.accepted(cell, reply)
         common: dict[str, Any] = {
             "check": reply["check"],
             "messages": reply["messages"],
@@ -307,24 +350,43 @@ class Block:
         return {**common, "unsupported": reply["unsupported"]}
 
     def _prepare_in_parallel(self) -> dict[Cell, Prepared | SessionFault | CommandError]:
-        """Every runner process prepares (and checks) its cells at once, one thread each: no
-        sample is being taken yet, and the checks are CPU work the two cores can share.
-        A process that faults stops there; its remaining cells are prepared one by one."""
+        """Every runner process prepares its cells at once, one thread each: no sample is
+        being taken yet, and preparing is CPU work the two cores can share. A cell not checked
+        yet in this run is checked by its first process here; its other processes wait for
+        that prepare and skip the check (`Checked`). A process that faults stops there; its
+        remaining cells are prepared one by one."""
         by_slot: dict[Slot, list[Cell]] = {}
         for c in self.cells:
             by_slot.setdefault(c.slot, []).append(c)
         replies: dict[Cell, Prepared | SessionFault | CommandError] = {}
+        checker: dict[tuple[str, str, str], Cell] = {}
+        for c in sorted(self.cells, key=lambda c: c.process):
+            if not self.checked.known(c):
+                checker.setdefault(c.serializer_at, c)
+        passed = {key: threading.Event() for key in checker}
 
         def work(slot: Slot) -> None:
-            for c in by_slot[slot]:
-                try:
-                    with self.lanes.lane():
-                        replies[c] = self._client(slot).prepare(self._prepare_request(c))
-                except CommandError as error:
-                    replies[c] = error
-                except SessionFault as fault:
-                    replies[c] = fault
-                    return
+            mine = [c for c in by_slot[slot] if checker.get(c.serializer_at) == c]
+            try:
+                for c in by_slot[slot]:
+                    first = checker.get(c.serializer_at)
+                    if first is not None and first != c:
+                        passed[c.serializer_at].wait()  # outside the lane: the checker needs it
+                    try:
+                        with self.lanes.lane():
+                            reply = self._client(slot).prepare(self._prepare_request(c))
+                        replies[c] = self.checked.accepted(c, reply)
+                    except CommandError as error:
+                        replies[c] = error
+                    except SessionFault as fault:
+                        replies[c] = fault
+                        return
+                    finally:
+                        if first == c:
+                            passed[c.serializer_at].set()
+            finally:  # a process that stopped early lets the others check for themselves
+                for c in mine:
+                    passed[c.serializer_at].set()
 
         threads = [threading.Thread(target=work, args=(slot,)) for slot in by_slot]
         for t in threads:

@@ -12,7 +12,8 @@ schema.fbs with its root_type, expect.json naming the statuses expected other th
 {"serializer": "not_applicable", "*": ...}, or with part of the detail:
 {"serializer": {"status": ..., "detail": ...}}, or an ok row's encoded size:
 {"serializer": {"status": "ok", "size": 272}}); --user-only
-skips the built-in datasets (the ctest `user_datasets`).
+skips the built-in datasets (the ctest `user_datasets`). Each cell is prepared again with
+`verify: false`: the same reply without the check and the codec sizes, its operations sampled.
 """
 
 from __future__ import annotations
@@ -154,6 +155,25 @@ def unexpected(reply: dict, want: str | dict) -> str | None:
     return None
 
 
+def light_differs(s: Serve, full: dict, request: dict) -> str | None:
+    """Why a `verify: false` prepare of the same cell differs from the verified one `full`:
+    the same reply without the check and the codec sizes, and its operations sample."""
+    cell = request["cell"] + "-light"
+    light = s.ask({**request, "cell": cell, "verify": False})
+    want = {**full, "cell": cell}
+    if full["status"] == "ok":
+        want.update(check=None, sizes={"encoded": full["sizes"]["encoded"]})
+    why = None if light == want else f"verify false: {light}"
+    ops = [op for op in OPS if op not in light["unsupported"]] if light["status"] == "ok" else []
+    for op in ops:
+        got = s.ask({"cmd": "sample", "cell": cell, "operation": op, "iterations": 1, "samples": 1})
+        if got["event"] != "samples":
+            why = why or f"verify false: {op}: {got}"
+    s.ask({"cmd": "release", "cell": cell})
+    # a check not made cannot fail: that cell is ok without it
+    return None if full["status"] == "check_failed" else why
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scale", default="quick")
@@ -189,20 +209,20 @@ def main() -> int:
         for ds, label, expect in cells:
             n += 1
             cell = f"c{n}"
-            r = s.ask(
-                {
-                    "cmd": "prepare",
-                    "cell": cell,
-                    "serializer": ser["name"],
-                    "dataset": ds,
-                    "operations": OPS,
-                    "dump_path": None,
-                    "decode_from": None,
-                }
-            )
+            request = {
+                "cmd": "prepare",
+                "cell": cell,
+                "serializer": ser["name"],
+                "dataset": ds,
+                "operations": OPS,
+                "dump_path": None,
+                "decode_from": None,
+            }
+            r = s.ask(request)
             line = f"{ser['name']:20} {label:22} {r['status']:14}"
             want = None if expect is None else expect.get(ser["name"], expect.get("*", "ok"))
             why = None if want is None else unexpected(r, want)
+            why = why or light_differs(s, r, request)
             if why:
                 line += f" ({why})"
                 bad += 1

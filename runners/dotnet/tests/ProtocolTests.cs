@@ -66,6 +66,30 @@ namespace Serbench.Tests
         }
 
         [Test]
+        public void PrepareWithoutVerifySkipsTheCheckAndTheCodecSizes()
+        {
+            var server = new Server();
+            JObject full = Fixtures.Prepare(server, "v", "json.net", "log-records", Fixtures.LogRecords(20));
+            string dump = Path.Combine(Path.GetTempPath(), "serbench-dotnet-unverified.bin");
+            File.Delete(dump);
+            var cmd = JObject.Parse("{\"cmd\":\"prepare\",\"cell\":\"w\",\"serializer\":\"json.net\",\"verify\":false}");
+            // a tampered check file would fail the check: none is made
+            cmd["dataset"] = new JObject { { "name", "log-records" }, { "kind", "builtin" }, { "data", Fixtures.LogRecords(20) }, { "check_data", Fixtures.LogRecords(20, 17) } };
+            cmd["operations"] = new JArray("encode", "decode", "zstd+decode");
+            cmd["dump_path"] = dump;
+            JObject r = server.Handle(cmd.ToString());
+            Assert.AreEqual("ok", (string)r["status"], r.ToString());
+            Assert.AreEqual(JTokenType.Null, r["check"].Type);
+            Assert.AreEqual(new JObject { { "encoded", full["sizes"]["encoded"] } }, r["sizes"]);
+            Assert.AreEqual((long)full["sizes"]["encoded"], new FileInfo(dump).Length);
+            foreach (string op in new[] { "encode", "decode", "zstd+decode" })
+            {
+                JObject s = server.Handle("{\"cmd\":\"sample\",\"cell\":\"w\",\"operation\":\"" + op + "\",\"iterations\":2,\"samples\":3}");
+                Assert.AreEqual(3, ((JArray)s["wall_ns"]).Count, op + ": " + s);
+            }
+        }
+
+        [Test]
         public void DecodeFromReadsAnotherWritersBytes()
         {
             var server = new Server();

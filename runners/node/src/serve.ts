@@ -122,6 +122,7 @@ function prepare(cmd: Record<string, any>): unknown {
       ops,
       cmd.dump_path ?? null,
       cmd.decode_from ?? null,
+      cmd.verify !== false,
     );
   } catch (e) {
     if (e instanceof NotApplicable)

@@ -61,7 +61,7 @@ export function userData(
 export function statusOf(serializer: string, ref: Parameters<typeof run>[1]): string {
   try {
     const r = run(serializer, ref);
-    return r.reply.status === "ok" ? "ok" : `check_failed: ${r.reply.check.detail}`;
+    return r.reply.status === "ok" ? "ok" : `check_failed: ${r.reply.check?.detail}`;
   } catch (e) {
     return `not_applicable: ${(e as Error).message}`;
   }

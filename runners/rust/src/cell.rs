@@ -41,8 +41,20 @@ fn classify(e: String, as_other: fn(String) -> PrepareError) -> PrepareError {
     }
 }
 
+/// Whether a prepare checks the round trip (the prepare command's `verify`).
+#[derive(Debug, Clone, Copy)]
+pub enum Verify<'a> {
+    /// Decode, compare with the check data, and measure every codec's size.
+    Check,
+    /// An earlier process of the run checked this cell and holds its sizes, so checking
+    /// again would only delay the measuring: encode once, and compress only the inputs
+    /// of the `c+decode` among these operations.
+    Skip(&'a [Op]),
+}
+
 /// The outcome of a prepare that got as far as a check.
 pub struct Prepared {
+    /// `true`, with an empty detail, when the prepare skipped the check.
     pub check_ok: bool,
     pub detail: String,
     pub messages: usize,
@@ -57,7 +69,7 @@ pub enum PrepareError {
 
 /// A cell with its types erased, as the serve loop holds it.
 pub trait CellOps {
-    fn prepare(&mut self, src: &Source) -> Result<Prepared, PrepareError>;
+    fn prepare(&mut self, src: &Source, verify: Verify) -> Result<Prepared, PrepareError>;
     fn run(&mut self, op: Op, iterations: u64) -> Res<()>;
     /// The bytes the check decoded (for `dump_path`).
     fn encoded(&self) -> &[u8];
@@ -139,7 +151,8 @@ pub struct Cell<T, C> {
     scratch: Vec<u8>,
     scratch2: Vec<u8>,
     compressors: Option<Compressors>,
-    compressed: [Vec<u8>; 3],
+    /// The `c+decode` inputs, by codec index.
+    compressed: [Option<Vec<u8>>; 3],
 }
 
 pub fn cell<T, C>(codec: C) -> Box<dyn CellOps>
@@ -277,13 +290,15 @@ impl<T, C: Codec<T>> Cell<T, C> {
 
     fn decode_compressed(&mut self, c: Compression) -> Res<()> {
         let comp = self.compressors.as_mut().ok_or("no compressors")?;
-        let input = &self.compressed[c.index()];
+        let input = self.compressed[c.index()]
+            .as_deref()
+            .ok_or("not prepared for this operation")?;
         if !self.stream {
             comp.decompress(c, input, &mut self.scratch)?;
             return self.codec.decode_sink(0, &self.scratch);
         }
         let n = self.items.len();
-        let mut rest = &input[..];
+        let mut rest = input;
         for i in 0..self.count {
             let frame = next_frame(&mut rest)?;
             comp.decompress(c, frame, &mut self.scratch)?;
@@ -349,7 +364,7 @@ where
     fn self_delimiting(&self) -> bool {
         self.codec.self_delimiting()
     }
-    fn prepare(&mut self, src: &Source) -> Result<Prepared, PrepareError> {
+    fn prepare(&mut self, src: &Source, verify: Verify) -> Result<Prepared, PrepareError> {
         self.codec
             .source(src)
             .map_err(|e| classify(e, PrepareError::Exception))?;
@@ -360,14 +375,11 @@ where
         if !self.stream {
             self.items.truncate(1);
         }
-        let check_file;
-        let check: &[T] = if src.check_data == src.data {
-            &self.items
-        } else {
-            check_file = load::<T>(src.check_data, src.types)?;
-            &check_file.items
+        let check: Option<Vec<T>> = match verify {
+            Verify::Skip(_) => None,
+            Verify::Check if src.check_data == src.data => Some(self.items.clone()),
+            Verify::Check => Some(load::<T>(src.check_data, src.types)?.items),
         };
-        let check: Vec<T> = check.to_vec();
         self.codec
             .prepare(&self.items)
             .map_err(|e| classify(e, PrepareError::Exception))?;
@@ -381,18 +393,26 @@ where
                 .map_err(|e| classify(e, |e| PrepareError::Exception(format!("encode: {e}"))))?;
         }
         let mut sizes = vec![("encoded", encoded.len())];
-        let (check_ok, detail) = match self.check(&encoded, &check) {
-            Ok(d) => (true, d),
-            Err(d) => (false, d),
+        let (check_ok, detail) = match check.map(|check| self.check(&encoded, &check)) {
+            None => (true, String::new()),
+            Some(Ok(d)) => (true, d),
+            Some(Err(d)) => (false, d),
         };
         if check_ok && !foreign {
             self.compressors = Some(Compressors::new().map_err(PrepareError::Exception)?);
             for c in CODECS {
+                if let Verify::Skip(ops) = verify
+                    && !ops.contains(&Op::CDecode(c))
+                {
+                    continue;
+                }
                 let mut buf = Vec::new();
                 self.compressed_once(c, &mut buf)
                     .map_err(PrepareError::Exception)?;
-                sizes.push((c.name(), buf.len()));
-                self.compressed[c.index()] = buf;
+                if let Verify::Check = verify {
+                    sizes.push((c.name(), buf.len()));
+                }
+                self.compressed[c.index()] = Some(buf);
             }
         }
         self.encoded = encoded;

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::alloc;
 use crate::build_info;
-use crate::cell::{CellOps, Op, PrepareError, Source};
+use crate::cell::{CellOps, Op, PrepareError, Source, Verify};
 use crate::entry::Entry;
 use crate::model::{BUILTIN, builtin};
 use crate::registry::registry;
@@ -101,6 +101,14 @@ fn opt_str<'a>(v: &'a Value, k: &str) -> Result<Option<&'a str>, String> {
     }
 }
 
+fn opt_bool(v: &Value, k: &str) -> Result<Option<bool>, String> {
+    match v.get(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(format!("{k} must be a boolean or null")),
+    }
+}
+
 pub struct Server {
     entries: Vec<Entry>,
     cells: HashMap<String, Held>,
@@ -158,9 +166,10 @@ impl Server {
                 ops,
                 opt_str(cmd, "dump_path")?,
                 opt_str(cmd, "decode_from")?,
+                opt_bool(cmd, "verify")?.unwrap_or(true),
             ))
         })();
-        let (cell, ser, name, kind, data, check, types, ops, dump, from) = match parsed {
+        let (cell, ser, name, kind, data, check, types, ops, dump, from, verify) = match parsed {
             Ok(p) => p,
             Err(m) => return error("bad_request", &m, cmd.get("cell").and_then(Value::as_str)),
         };
@@ -204,7 +213,15 @@ impl Server {
             types: if kind == "user" { types } else { None },
             schemas: if kind == "user" { schemas } else { None },
         };
-        let p = match boxed.prepare(&src) {
+        // verify: false: an earlier process of the run checked this cell and holds its
+        // sizes; a decode_from cell's check is its point.
+        let op_list: Vec<Op> = ops.iter().map(|(_, op)| *op).collect();
+        let verify = if verify || from.is_some() {
+            Verify::Check
+        } else {
+            Verify::Skip(&op_list)
+        };
+        let p = match boxed.prepare(&src, verify) {
             Ok(p) => p,
             Err(PrepareError::BadData(m)) => return prepared(cell, "error", Some("bad_data"), &m),
             Err(PrepareError::NotApplicable(m)) => {
@@ -245,8 +262,12 @@ impl Server {
                 },
             );
         }
+        let check = match verify {
+            Verify::Check => json!({"ok": p.check_ok, "detail": p.detail}),
+            Verify::Skip(_) => Value::Null,
+        };
         json!({"event": "prepared", "cell": cell, "status": status,
-               "check": {"ok": p.check_ok, "detail": p.detail}, "messages": p.messages,
+               "check": check, "messages": p.messages,
                "sizes": sizes, "unsupported": unsupported, "error": null})
     }
 

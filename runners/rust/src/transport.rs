@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::cell::{CellOps, Source};
+use crate::cell::{CellOps, Source, Verify};
 use crate::model::builtin;
 use crate::registry::registry;
 
@@ -69,13 +69,14 @@ pub fn transport() -> i32 {
         Ok(c) => c,
         Err(r) => return fail("not_applicable", r),
     };
-    match cell.prepare(&Source {
+    let src = Source {
         data,
         check_data: data,
         decode_from: None,
         types: None,
         schemas: None,
-    }) {
+    };
+    match cell.prepare(&src, Verify::Check) {
         Ok(p) if p.check_ok => {}
         Ok(p) => return fail("exception", format!("check failed: {}", p.detail)),
         Err(_) => return fail("bad_data", format!("cannot prepare {ser} on {name}")),

@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use crate::canonical::{MAX_DEPTH, float_value, hex, too_deep, unhex};
-use crate::cell::{CellOps, Source};
+use crate::cell::{CellOps, Source, Verify};
 use crate::entry::Entry;
 use crate::model::builtin;
 use crate::user::V;
@@ -265,7 +265,7 @@ impl State {
                 types: None,
                 schemas: None,
             };
-            cell.prepare(&src).map_err(|_| {
+            cell.prepare(&src, Verify::Check).map_err(|_| {
                 (
                     "exception".to_string(),
                     format!("{} cannot prepare {name}", entry.name),

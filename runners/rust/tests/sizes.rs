@@ -98,7 +98,7 @@ fn msgpack_value_len_finds_message_ends() {
 /// value tree, and BSON refuses a uint64 beyond int64 with the path.
 #[test]
 fn user_dataset_round_trips() {
-    use serbench_runner::cell::Source;
+    use serbench_runner::cell::{Source, Verify};
     use serbench_runner::registry::registry;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/user");
     let data = format!("{dir}/tiny.json");
@@ -113,7 +113,7 @@ fn user_dataset_round_trips() {
     for e in registry() {
         let Ok(make) = e.user else { continue };
         let mut cell = make();
-        match cell.prepare(&src) {
+        match cell.prepare(&src, Verify::Check) {
             Ok(p)
                 if e.name.starts_with("serde_json")
                     || e.name.starts_with("simd-json")
@@ -137,7 +137,7 @@ fn user_dataset_round_trips() {
 /// check fails against a tampered copy.
 #[test]
 fn user_schema_rows_round_trip() {
-    use serbench_runner::cell::Source;
+    use serbench_runner::cell::{Source, Verify};
     use serbench_runner::registry::registry;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/user");
     let out = std::env::temp_dir().join(format!("serbench-rust-{}", std::process::id()));
@@ -178,7 +178,7 @@ fn user_schema_rows_round_trip() {
                 schemas: Some(&schemas),
             };
             let p = make()
-                .prepare(&src)
+                .prepare(&src, Verify::Check)
                 .unwrap_or_else(|_| panic!("{name}: prepare"));
             assert_eq!(p.check_ok, want, "{name}: {}", p.detail);
             if !want {
@@ -200,13 +200,54 @@ fn user_schema_rows_round_trip() {
         .find(|e| e.name == "prost-reflect")
         .and_then(|e| e.user.ok())
         .unwrap();
-    match make().prepare(&src) {
+    match make().prepare(&src, Verify::Check) {
         Err(serbench_runner::cell::PrepareError::NotApplicable(r)) => {
             assert_eq!(r, "protobuf: $.a is any")
         }
         _ => panic!("prost-reflect: expected not_applicable"),
     }
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `verify: false`: the check data is not even read, the sizes are the encoded one only,
+/// and the requested operations run (only a requested `c+decode` has its input).
+#[test]
+fn an_unverified_prepare_skips_the_check_and_the_codec_sizes() {
+    use serbench_runner::cell::{Op, Source, Verify};
+    use serbench_runner::compress::Codec as Compression;
+    use serbench_runner::registry::registry;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/user");
+    let (data, types) = (format!("{dir}/tiny.json"), format!("{dir}/tiny.types.json"));
+    let make = registry()
+        .into_iter()
+        .find(|e| e.name == "rmp-serde-dynamic")
+        .and_then(|e| e.user.ok())
+        .unwrap();
+    let mut src = Source {
+        data: &data,
+        check_data: &data,
+        decode_from: None,
+        types: Some(&types),
+        schemas: None,
+    };
+    let full = make()
+        .prepare(&src, Verify::Check)
+        .unwrap_or_else(|_| panic!("prepare"));
+    assert!(full.check_ok, "{}", full.detail);
+    assert_eq!(full.sizes.len(), 4);
+    src.check_data = "/nonexistent/check.json";
+    let ops = [Op::Encode, Op::Decode, Op::CDecode(Compression::Zstd)];
+    let mut cell = make();
+    let light = cell
+        .prepare(&src, Verify::Skip(&ops))
+        .unwrap_or_else(|_| panic!("unverified prepare"));
+    assert!(light.check_ok);
+    assert_eq!(light.sizes, [full.sizes[0]]);
+    assert_eq!(light.messages, full.messages);
+    for op in ops.into_iter().chain([Op::EncodeC(Compression::Lz4)]) {
+        cell.run(op, 2).unwrap();
+    }
+    assert!(cell.run(Op::CDecode(Compression::Lz4), 1).is_err());
 }
 
 /// FlexBuffers writes S1's enum as its symbol and reads every built-in type back.

@@ -159,7 +159,7 @@ namespace Serbench.Harness
                 return Cell.Failed(cellId, "not_applicable", "not_applicable", why);
             try
             {
-                Cell cell = Cell.Prepare(cellId, ser, spec, dataset, operations, (string)cmd["dump_path"], (string)cmd["decode_from"], keepCheck);
+                Cell cell = Cell.Prepare(cellId, ser, spec, dataset, operations, (string)cmd["dump_path"], (string)cmd["decode_from"], keepCheck, Bool(cmd, "verify", true));
                 if ((string)cell.Reply["status"] == "ok")
                     prepared = cell;
                 return cell.Reply;
@@ -201,6 +201,13 @@ namespace Serbench.Harness
                 return null;
             }
             return (string)t;
+        }
+
+        /// <summary>An optional boolean; like Str's optional fields, any other value is ignored.</summary>
+        static bool Bool(JObject o, string field, bool fallback)
+        {
+            JToken t = o[field];
+            return t != null && t.Type == JTokenType.Boolean ? (bool)t : fallback;
         }
 
         static int Int(JObject o, string field)

@@ -260,7 +260,7 @@ func (c *Cell) Check(src []byte, check *model.Dataset) (bool, string) {
 type Prepared struct {
 	Status      string
 	CheckOK     bool
-	Detail      string
+	Detail      string // the check's detail; empty when no check was made
 	Sizes       map[string]int
 	Unsupported []string
 	Err         *ErrorBody
@@ -272,7 +272,9 @@ type ErrorBody struct {
 	Message string `json:"message"`
 }
 
-// Prepare builds the cell: encode, check, sizes, compressed forms, dump.
+// Prepare builds the cell: encode, check, sizes, compressed forms, dump. A nil check
+// (verify: false, an earlier process of the run checked this cell) skips the round trip,
+// the comparison and the codec sizes: only what the operations time is built.
 func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath, decodeFrom string) (c *Cell, p Prepared) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -285,7 +287,7 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 	}
 	if data.Kind == model.UserKind && ser.Typed {
 		var why string
-		if data, why = data.TypedView(); why == "" {
+		if data, why = data.TypedView(); why == "" && check != nil {
 			check, why = check.TypedView()
 		}
 		if why != "" {
@@ -321,7 +323,11 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 	p.Sizes = map[string]int{"encoded": len(c.encoded)}
 	for _, z := range Codecs {
 		c.comp[z] = NewCompressor(z)
-		if !slices.Contains(ops, z+"+decode") && data.Stream && len(data.Items) < data.Count {
+		timed := slices.Contains(ops, z+"+decode")
+		if check == nil && !timed {
+			continue // no size wanted, no compressed form to keep
+		}
+		if !timed && data.Stream && len(data.Items) < data.Count {
 			// the size only: each distinct message compressed once, counted per repetition
 			n, err := c.compressedSize(z)
 			if err != nil {
@@ -334,8 +340,10 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 		if err != nil {
 			return nil, Prepared{Status: "error", Err: &ErrorBody{"exception", err.Error()}}
 		}
-		p.Sizes[z] = len(b)
-		if slices.Contains(ops, z+"+decode") { // kept only when it will be decoded
+		if check != nil {
+			p.Sizes[z] = len(b)
+		}
+		if timed { // kept only when it will be decoded
 			c.packed[z] = append([]byte(nil), b...)
 		}
 	}
@@ -352,13 +360,15 @@ func Prepare(ser *Serializer, data, check *model.Dataset, ops []string, dumpPath
 			}
 		}
 	}
-	ok, detail := c.checkSafe(src, check)
-	p.CheckOK, p.Detail = ok, detail
-	if !ok {
-		p.Status = "check_failed"
-		return nil, p
+	if check != nil {
+		ok, detail := c.checkSafe(src, check)
+		p.CheckOK, p.Detail = ok, detail
+		if !ok {
+			p.Status = "check_failed"
+			return nil, p
+		}
 	}
-	if decodeFrom == "" {
+	if check != nil && decodeFrom == "" {
 		// the compressed forms to be timed must read back too
 		for z := range c.packed {
 			if err := c.decompressDecode(z); err != nil {

@@ -2,8 +2,10 @@ package libs
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -85,6 +87,52 @@ func TestTamperedCheckFails(t *testing.T) {
 	_, p := harness.Prepare(find("protobuf"), d, check, []string{"decode"}, "", "")
 	if p.Status != "check_failed" || !strings.HasPrefix(p.Detail, "$[17].age: ") {
 		t.Fatalf("got %s %q", p.Status, p.Detail)
+	}
+}
+
+// TestUnverifiedPrepare: a nil check (verify: false) encodes once, decodes nothing and
+// reports the encoded size only, yet the cell runs every operation it was prepared for;
+// a typed row on a user dataset still answers what a verified prepare answers.
+func TestUnverifiedPrepare(t *testing.T) {
+	ops := []string{"encode", "decode", "encode+lz4", "zstd+decode"}
+	for _, ds := range []string{"android-users", "pb-vs-msgpack-test1"} {
+		d := testDataset(t, ds)
+		_, full := harness.Prepare(find("protobuf"), d, d, ops, "", "")
+		decodes := 0
+		counted := *find("protobuf")
+		counted.Codec = func(d *model.Dataset) (*harness.Codec, error) {
+			c, err := find("protobuf").Codec(d)
+			if err == nil {
+				decode := c.Decode
+				c.Decode = func(src []byte) (any, error) { decodes++; return decode(src) }
+			}
+			return c, err
+		}
+		dump := filepath.Join(t.TempDir(), "dump.bin")
+		cell, p := harness.Prepare(&counted, d, nil, ops, dump, "")
+		if p.Status != "ok" || p.Detail != "" || decodes != 0 || !maps.Equal(p.Sizes, map[string]int{"encoded": full.Sizes["encoded"]}) {
+			t.Fatalf("%s: %s %q, %d decodes, sizes %v", ds, p.Status, p.Detail, decodes, p.Sizes)
+		}
+		if b, err := os.ReadFile(dump); err != nil || len(b) != full.Sizes["encoded"] {
+			t.Errorf("%s: dump of %d bytes (%v), want %d", ds, len(b), err, full.Sizes["encoded"])
+		}
+		for _, op := range ops {
+			run, err := cell.Op(op)
+			if err == nil {
+				err = run()
+			}
+			if err != nil {
+				t.Errorf("%s %s: %v", ds, op, err)
+			}
+		}
+	}
+	for _, fx := range []string{"typed", "special"} {
+		d := loadUserFixture(t, fx, fx+".json")
+		_, full := harness.Prepare(find("msgp"), d, d, []string{"decode"}, "", "")
+		_, p := harness.Prepare(find("msgp"), d, nil, []string{"decode"}, "", "")
+		if p.Status != full.Status || !reflect.DeepEqual(p.Err, full.Err) {
+			t.Errorf("msgp/%s: %s %v, verified %s %v", fx, p.Status, p.Err, full.Status, full.Err)
+		}
 	}
 }
 

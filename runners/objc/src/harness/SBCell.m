@@ -165,6 +165,8 @@ static NSString *codecOf(NSString *op) {
   SBCodec *codec =
       [op rangeOfString:@"+"].location == NSNotFound ? nil : [codecs objectForKey:codecOf(op)];
   NSData *input = codec ? [compressed objectForKey:codecOf(op)] : encoded;
+  if (!encode && !input)  // an unverified prepare compresses for the requested c+decode only
+    [NSException raise:@"SBNotPrepared" format:@"%@ was not among the prepared operations", op];
   if (encode && !data->stream && !codec) {
     // A single message: the library's own NSData is the result, nothing is copied.
     id msg = [data->items objectAtIndex:0];
@@ -219,15 +221,21 @@ static NSString *codecOf(NSString *op) {
     if ((why = [cell->ser reasonForMessage:item]))
       return reply(cellName, @"not_applicable", @"not_applicable", why);
   }
+  // verify: false (section 4): an earlier process of the run holds this cell's check and sizes,
+  // and repeating them would only delay the measuring; decode_from's check is its point. A
+  // non-boolean is ignored, like the other optional fields.
+  id decodeFrom = [cmd objectForKey:@"decode_from"], verifyField = [cmd objectForKey:@"verify"];
+  BOOL verify = [decodeFrom isKindOfClass:[NSString class]] ||
+                !([verifyField isKindOfClass:[NSNumber class]] && SBIsBool(verifyField) &&
+                  ![verifyField boolValue]);
   SBDataset *check = data;
-  if ([desc objectForKey:@"check_data"] &&
+  if (verify && [desc objectForKey:@"check_data"] &&
       ![[desc objectForKey:@"check_data"] isEqual:[desc objectForKey:@"data"]]) {
     check = [SBDataset load:desc check:YES code:&code message:&message];
     if (!check) return reply(cellName, @"error", @"bad_data", message);
   }
   [cell->ser prepareItems:data->items];
 
-  id decodeFrom = [cmd objectForKey:@"decode_from"];
   NSMutableData *buf = [NSMutableData data];
   if ([decodeFrom isKindOfClass:[NSString class]]) {
     cell->decodeOnly = YES;
@@ -242,18 +250,9 @@ static NSString *codecOf(NSString *op) {
   cell->encoded = [buf copy];
   cell->outBuf = [[NSMutableData alloc] initWithCapacity:[buf length]];
 
-  // The largest message bounds every decompression (its own bytes for a single message).
-  NSUInteger largest = [buf length];
-  if (data->stream) {
-    largest = 0;
-    for (id item in data->items) largest = MAX(largest, [[cell->ser encode:item] length]);
-  }
-  cell->scratchSize = largest + 1;
-  cell->scratch = malloc(cell->scratchSize);
-
-  NSString *detail;
+  NSString *detail = nil;
   @try {
-    detail = [cell decode:cell->encoded codec:nil against:check];
+    if (verify) detail = [cell decode:cell->encoded codec:nil against:check];
   } @catch (NSException *e) {
     detail = [NSString stringWithFormat:@"cannot decode: %@: %@", [e name], [e reason]];
   }
@@ -269,12 +268,26 @@ static NSString *codecOf(NSString *op) {
   if (!detail && !cell->decodeOnly) {
     for (NSString *name in [SBCodec names]) {
       SBCodec *codec = [SBCodec codecNamed:name];
+      [cell->codecs setObject:codec forKey:name];
+      // unverified: compressed only as the input of a requested c+decode, and no size
+      if (!verify && ![[cmd objectForKey:@"operations"]
+                         containsObject:[name stringByAppendingString:@"+decode"]])
+        continue;
       NSMutableData *c = [NSMutableData data];
       [cell encodeInto:c codec:codec];
-      [cell->codecs setObject:codec forKey:name];
       [cell->compressed setObject:c forKey:name];
-      [sizes setObject:[NSNumber numberWithUnsignedInteger:[c length]] forKey:name];
+      if (verify) [sizes setObject:[NSNumber numberWithUnsignedInteger:[c length]] forKey:name];
     }
+  }
+  if ([cell->compressed count]) {
+    // The largest message bounds every decompression (its own bytes for a single message).
+    NSUInteger largest = [buf length];
+    if (data->stream) {
+      largest = 0;
+      for (id item in data->items) largest = MAX(largest, [[cell->ser encode:item] length]);
+    }
+    cell->scratchSize = largest + 1;
+    cell->scratch = malloc(cell->scratchSize);
   }
   for (NSString *op in [cmd objectForKey:@"operations"]) {
     if (![cell supports:op]) [unsupported addObject:op];
@@ -287,7 +300,7 @@ static NSString *codecOf(NSString *op) {
                                    @"detail", nil];
   NSMutableDictionary *r = [NSMutableDictionary
       dictionaryWithDictionary:reply(cellName, detail ? @"check_failed" : @"ok", nil, nil)];
-  [r setObject:checkReply forKey:@"check"];
+  [r setObject:verify ? checkReply : (id)[NSNull null] forKey:@"check"];
   [r setObject:[NSNumber numberWithUnsignedInteger:data->count] forKey:@"messages"];
   [r setObject:sizes forKey:@"sizes"];
   [r setObject:unsupported forKey:@"unsupported"];

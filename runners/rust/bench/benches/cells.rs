@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
-use serbench_runner::cell::{Op, Source};
+use serbench_runner::cell::{Op, Source, Verify};
 use serbench_runner::model::builtin;
 use serbench_runner::registry::registry;
 use serbench_runner::serve::thread_cpu_ns;
@@ -55,7 +55,7 @@ fn main() {
         types: None,
         schemas: None,
     };
-    match cell.prepare(&source) {
+    match cell.prepare(&source, Verify::Check) {
         Ok(p) if p.check_ok => {}
         Ok(p) => fail(&format!("check failed: {}", p.detail)),
         Err(_) => fail("prepare failed"),

@@ -137,6 +137,17 @@ public final class Server {
     return v.textValue();
   }
 
+  private static boolean optBool(JsonNode c, String field, boolean absent) throws BadRequest {
+    JsonNode v = c.get(field);
+    if (v == null || v.isNull()) {
+      return absent;
+    }
+    if (!v.isBoolean()) {
+      throw new BadRequest("'" + field + "' must be a boolean or null");
+    }
+    return v.booleanValue();
+  }
+
   private static int positive(JsonNode c, String field) throws BadRequest {
     JsonNode v = c.get(field);
     if (v == null || !v.canConvertToInt() || !v.isIntegralNumber() || v.intValue() < 1) {
@@ -251,6 +262,7 @@ public final class Server {
     }
     String dumpPath = optText(c, "dump_path");
     String decodeFrom = optText(c, "decode_from");
+    boolean verify = optBool(c, "verify", true);
     cells.remove(cell);
 
     Map<String, Object> r = new LinkedHashMap<>();
@@ -310,7 +322,7 @@ public final class Server {
     Cell x;
     try {
       Codec codec = builtin != null ? ser.codec(builtin) : ser.userCodec(data, ds.get("schemas"));
-      x = new Cell(ser, data, check, codec, decodeFrom != null, sink);
+      x = new Cell(ser, data, check, codec, decodeFrom != null, verify, sink);
       x.prepare(dumpPath, decodeFrom);
       r.put("unsupported", x.prepareOperations(ops));
     } catch (NotApplicableException e) {
@@ -323,10 +335,12 @@ public final class Server {
       return r;
     }
     r.put("sizes", x.sizes);
-    Map<String, Object> chk = new LinkedHashMap<>();
-    chk.put("ok", x.checkOk);
-    chk.put("detail", x.checkDetail);
-    r.put("check", chk);
+    if (x.verify) {
+      Map<String, Object> chk = new LinkedHashMap<>();
+      chk.put("ok", x.checkOk);
+      chk.put("detail", x.checkDetail);
+      r.put("check", chk);
+    }
     if (x.checkOk) {
       r.put("status", "ok");
       cells.put(cell, x);

@@ -344,6 +344,45 @@ class ServeTest {
     assertEquals("$[0]['child']['label']: 'kit' != 'kid'", r.get("check").get("detail").asText());
   }
 
+  /**
+   * verify false: encoded once, no check and no codec sizes; tampered check data, which would fail
+   * both the round trip and zstd+decode's, fails nothing. A non-boolean verify is refused.
+   */
+  @Test
+  void aPrepareWithoutVerifySkipsTheCheck() throws Exception {
+    Path dir = Files.createTempDirectory("serbench");
+    String text = Files.readString(USER.resolve("events.json"));
+    Path tampered = dir.resolve("events.json");
+    Files.writeString(tampered, text.replace("\"label\":\"kid\"", "\"label\":\"kit\""));
+    Map<String, Object> full = prepare("v", "jackson-json", user("events", Map.of()));
+    Map<String, Object> ds = user("events", Map.of());
+    ds.put("check_data", tampered.toString());
+    Map<String, Object> light = prepare("w", "jackson-json", ds);
+    light.put("verify", false);
+    Map<String, Object> bad = prepare("b", "jackson-json", ds);
+    bad.put("verify", "no");
+    List<JsonNode> r =
+        serve(
+            List.of(
+                full,
+                light,
+                sample("w", "encode"),
+                sample("w", "decode"),
+                sample("w", "zstd+decode"),
+                bad));
+    assertTrue(r.get(0).get("check").get("ok").asBoolean(), r.get(0).toString());
+    assertEquals("ok", r.get(1).get("status").asText(), r.get(1).toString());
+    assertTrue(r.get(1).get("check").isNull());
+    assertEquals(r.get(0).get("messages"), r.get(1).get("messages"));
+    assertEquals(
+        JSON.createObjectNode().set("encoded", r.get(0).get("sizes").get("encoded")),
+        r.get(1).get("sizes"));
+    for (int i = 2; i < 5; i++) {
+      assertEquals(3, r.get(i).get("wall_ns").size(), r.get(i).toString());
+    }
+    assertEquals("bad_request", r.get(5).get("code").asText());
+  }
+
   @Test
   void errorsKeepItServing() throws Exception {
     List<JsonNode> r =
