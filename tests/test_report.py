@@ -37,6 +37,8 @@ def test_tables_have_every_serializer_and_the_check(s1_run: tuple[Store, int]) -
     assert rows["protobuf"].ops["encode"].headline_ns > 0
     md = report.markdown(rep)
     assert "| python/protobuf | protobuf" in md and "Harness overhead" in md
+    # the runtime as the runner described it, so a reader knows which configuration ran
+    assert rep.runtimes["python"] and f"  - python: {rep.runtimes['python']}" in md
     assert "## Summary: the fastest and the smallest" in md and "  - encode: `python/" in md
     data = json.loads(report.as_json(rep))
     ops = data["datasets"]["android-users"][0]["operations"]

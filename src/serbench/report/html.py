@@ -131,6 +131,7 @@ def _header(rep: RunReport) -> dict[str, Any]:
         ("kernel", env.get("kernel")),
         ("governor", env.get("governor") or "n/a"),
         ("serbench", f"{env.get('serbench') or 'version unknown'} at {commit}"),
+        *((f"runtime: {runner}", text) for runner, text in rep.runtimes.items()),
         # the noise probe's reading, only while the run does not contradict it
         *agreement_facts(rep),
     ]

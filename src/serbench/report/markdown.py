@@ -38,6 +38,8 @@ def markdown(report: RunReport) -> str:
         "- stability: share of slices outside the fast mode / spread of the per-process"
         " headlines; noop rows are the harness overhead",
         *(f"- {label}: {value}" for label, value in agreement_facts(report)),
+        *(["- runtimes, as each runner described itself:"] if report.runtimes else []),
+        *(f"  - {runner}: {text}" for runner, text in report.runtimes.items()),
         "",
     ]
     lines += summary_markdown(report)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +80,9 @@ class RunReport:
     priors: dict[str, Prior | None] = field(default_factory=dict)
     # NOISE_FLAGS on nearly every measured row: flag -> (rows with it, measured rows)
     run_wide: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # runner -> its runtime as its describe said (a JVM's flags among them): figures of
+    # one runtime configuration are not those of another
+    runtimes: dict[str, str] = field(default_factory=dict)
 
     def row_flags(self, row: Row) -> list[tuple[str, str]]:
         """A row's flags as (word, text) for its notes, the run-wide ones left out (the
@@ -136,7 +140,25 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
         unit,
         priors,
         _run_wide(every_row),
+        _runtimes(meta.values()),
     )
+
+
+def _runtimes(serializers: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """Each runner's runtime, once (every serializer of a runner carries the same one)."""
+    out: dict[str, str] = {}
+    for s in serializers:
+        rt = s.get("runtime") or {}
+        name, version, details = (str(rt.get(k) or "") for k in ("name", "version", "details"))
+        head = version if version.startswith(name) else f"{name} {version}".strip()
+        text = (
+            details
+            if name and details.startswith(name)
+            else "; ".join(filter(None, (head, details)))
+        )
+        if text and s["runner"] not in out:
+            out[s["runner"]] = text
+    return dict(sorted(out.items()))
 
 
 def _run_wide(rows: list[Row]) -> dict[str, tuple[int, int]]:
