@@ -146,19 +146,17 @@ def build(store: Store, run_id: int | None = None) -> RunReport:
 
 def _runtimes(serializers: Iterable[dict[str, Any]]) -> dict[str, str]:
     """Each runner's runtime, once (every serializer of a runner carries the same one)."""
-    out: dict[str, str] = {}
-    for s in serializers:
-        rt = s.get("runtime") or {}
-        name, version, details = (str(rt.get(k) or "") for k in ("name", "version", "details"))
-        head = version if version.startswith(name) else f"{name} {version}".strip()
-        text = (
-            details
-            if name and details.startswith(name)
-            else "; ".join(filter(None, (head, details)))
-        )
-        if text and s["runner"] not in out:
-            out[s["runner"]] = text
-    return dict(sorted(out.items()))
+    by_runner = {s["runner"]: s.get("runtime") or {} for s in serializers}
+    return {r: text for r, rt in sorted(by_runner.items()) if (text := _runtime_text(rt))}
+
+
+def _runtime_text(rt: dict[str, Any]) -> str:
+    """Name and version, then the details, unless the details already begin with the name."""
+    name, version, details = (str(rt.get(k) or "") for k in ("name", "version", "details"))
+    if name and details.startswith(name):
+        return details
+    head = version if version.startswith(name) else f"{name} {version}".strip()
+    return "; ".join(filter(None, (head, details)))
 
 
 def _run_wide(rows: list[Row]) -> dict[str, tuple[int, int]]:
