@@ -207,28 +207,6 @@ def test_warm_up_waits_for_a_compilation_the_runtime_says_is_queued(signal: bool
         assert per_op == 2 * op_ns
 
 
-@pytest.mark.parametrize("reports_running", [True, False])
-def test_a_runtime_that_says_it_is_compiling_warms_up_for_a_shorter_minimum(
-    reports_running: bool,
-) -> None:
-    # 100 µs an operation: the invocation count would take 2 s, so a minimum ends warm-up;
-    # which one depends on whether the runtime's signal covers running compilations too
-    spec = RunnerSpec(
-        name="fake",
-        language="c",
-        directory=Path("."),
-        command=["true"],
-        jit="tiered",
-        jit_reports_running=reports_running,
-    )
-    (result,) = run_block(1, 100_000, spec=spec).values()
-    spent = result["timing"]["warmup"]["spent_ns"]
-    if reports_running:
-        assert QUICK.jit_reported_min_ns <= spent < QUICK.jit_warmup_min_ns
-    else:
-        assert spent >= QUICK.jit_warmup_min_ns
-
-
 class VerifyingClient(FakeClient):
     """A runner that honours `verify: false`: no check and no codec sizes in its reply."""
 

@@ -29,9 +29,6 @@ class RunnerSpec:
     test: list[list[str]] = field(default_factory=list)
     requires: list[str] = field(default_factory=list)
     jit: JitKind = None  # how the runtime compiles while it runs (timing.JitKind)
-    # its `compile_ns` is at least 1 while an optimising compilation is still running, not
-    # only when one finished (V8's trace; HotSpot tells finished ones only)
-    jit_reports_running: bool = False
     # its build generates a typed model per dataset, user datasets included: registering
     # one rebuilds it
     typed_model: bool = False
@@ -55,7 +52,6 @@ def load(manifest: Path) -> RunnerSpec:
         test=[list(c) for c in raw.get("test", [])],
         requires=list(raw.get("requires", [])),
         jit=jit_kind(raw.get("jit"), manifest),
-        jit_reports_running=_flag(raw, "jit_reports_running", manifest),
         typed_model=_flag(raw, "typed_model", manifest),
         held_per_cell=_positive(raw, "held_per_cell", HELD_PER_CELL, manifest),
     )

@@ -484,14 +484,8 @@ class Block:
         if not self._tiered(st):
             return True  # compiled ahead of time, interpreted, or compiled once on first call
         # an optimising tier triggers on invocation counts: wait for them, or for the time
-        # they take when one operation is large (its inner loops count on their own); a
-        # runtime that says when it is still compiling needs less of that time
-        least_ns = (
-            t.jit_reported_min_ns
-            if self.specs[st.cell.runner].jit_reports_running
-            else t.jit_warmup_min_ns
-        )
-        counted = st.warm_ops >= t.jit_min_invocations or st.warm_ns >= least_ns
+        # they take when one operation is large (its inner loops count on their own)
+        counted = st.warm_ops >= t.jit_min_invocations or st.warm_ns >= t.jit_warmup_min_ns
         # a compilation that finished in the last window (the JVM reports them) may have
         # replaced code: not yet; a backlog from the cells before is waited for only so long
         w = t.warmup_window

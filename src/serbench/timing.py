@@ -45,11 +45,6 @@ class Timing:
     # JVM runs bimodal (docs/method.md, "the JIT minimum on the runtimes' queues")
     jit_min_invocations: int
     jit_warmup_min_ns: int
-    # ... for a runtime whose signal also says a compilation is still running (runner.json
-    # "jit_reports_running": V8), which holds the test while it compiles: the minimum stands
-    # in for the counts alone (docs/method.md, "a shorter JIT minimum where the runtime says
-    # it is compiling")
-    jit_reported_min_ns: int
     peak_alloc: bool  # ask for one operation's peak heap growth (process 0 only)
     peak_alloc_max_ns: int  # ... unless one operation takes longer than this
     block_bytes: int  # a runner's processes hold at most about this many bytes of cells at once
@@ -98,7 +93,6 @@ QUICK = Timing(
     warmup_max_ns=1_000_000_000,
     jit_min_invocations=20_000,
     jit_warmup_min_ns=250_000_000,
-    jit_reported_min_ns=100_000_000,
     peak_alloc=False,
     peak_alloc_max_ns=0,
     block_bytes=2 << 30,
@@ -122,7 +116,6 @@ STANDARD = Timing(
     warmup_max_ns=1_500_000_000,
     jit_min_invocations=20_000,
     jit_warmup_min_ns=250_000_000,
-    jit_reported_min_ns=250_000_000,
     peak_alloc=True,
     peak_alloc_max_ns=300_000_000,
     block_bytes=2 << 30,
