@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -142,6 +143,29 @@ def test_unknown_names_and_bad_commands_keep_it_serving(runner: str) -> None:
         got = session.call(sample("c", "decode", iterations=7, samples=4))
         assert got["iterations"] == 7 and len(got["wall_ns"]) == 4
         assert session.call({"cmd": "quit"}) == {"event": "bye"}
+
+
+@runner_names
+def test_untimed_operations_run_before_the_samples(runner: str) -> None:
+    # about 0.3 s of warm operations asked for untimed: the command takes at least a third of
+    # that (slow phases only lengthen it); a runner that skipped them would answer at once
+    spec, d = _describe(runner)
+    ser = _reference_serializer(d)
+    with serving(spec) as session:
+        assert session.call(prepare("u", ser["name"], dataset("android-users")))["status"] == "ok"
+        cold_ns = min(session.call(sample("u", "encode", iterations=1, samples=5))["wall_ns"])
+        batch = max(1, int(0.1e9 / cold_ns))  # 0.1 s at first, less once compiled
+        warm = session.call(sample("u", "encode", iterations=batch, samples=5))["wall_ns"]
+        op_ns = min(warm) / batch
+        untimed = max(1, int(0.3e9 / op_ns))
+        start = time.perf_counter_ns()
+        got = session.call({**sample("u", "encode", iterations=1, samples=2), "untimed": untimed})
+        spent_ns = time.perf_counter_ns() - start
+        assert got["event"] == "samples" and len(got["wall_ns"]) == 2, got
+        assert spent_ns > untimed * op_ns / 3, (spent_ns, untimed, op_ns)
+        refused = session.call({**sample("u", "encode"), "untimed": -1})
+        assert refused["event"] == "error" and refused["code"] == "bad_request", refused
+        assert session.call(sample("u", "encode"))["event"] == "samples"
 
 
 def _noop_ns(spec: runners.RunnerSpec) -> dict[str, float]:

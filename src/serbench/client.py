@@ -96,6 +96,7 @@ class SampleRequest(TypedDict):
     operation: str
     iterations: int
     samples: int
+    untimed: NotRequired[int]
 
 
 class TransportRequest(TypedDict):
@@ -149,14 +150,19 @@ def prepare_request(
     return request
 
 
-def sample_request(cell: str, operation: str, iterations: int, samples: int) -> SampleRequest:
-    return {
+def sample_request(
+    cell: str, operation: str, iterations: int, samples: int, untimed: int = 0
+) -> SampleRequest:
+    request: SampleRequest = {
         "cmd": "sample",
         "cell": cell,
         "operation": operation,
         "iterations": iterations,
         "samples": samples,
     }
+    if untimed:
+        request["untimed"] = untimed
+    return request
 
 
 def transport_request(
@@ -197,8 +203,12 @@ class RunnerClient:
         """Load, convert and check a cell (its status says whether it may be sampled)."""
         return self._call(request)
 
-    def sample(self, cell: str, operation: str, iterations: int, samples: int) -> Samples:
-        return self._call(sample_request(cell, operation, iterations, samples))
+    def sample(
+        self, cell: str, operation: str, iterations: int, samples: int, untimed: int = 0
+    ) -> Samples:
+        """`samples` samples of `iterations` operations, after `untimed` operations that the
+        runner does not time."""
+        return self._call(sample_request(cell, operation, iterations, samples, untimed))
 
     def peak_alloc(self, cell: str, operation: str) -> PeakAlloc:
         return self._call({"cmd": "peak_alloc", "cell": cell, "operation": operation})

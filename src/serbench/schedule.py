@@ -395,9 +395,12 @@ class Block:
             t.join()
         return replies
 
-    def _sample(self, st: OpState, iterations: int, samples: int) -> Samples | None:
+    def _sample(
+        self, st: OpState, iterations: int, samples: int, untimed: int = 0
+    ) -> Samples | None:
         try:
-            return self._client(st.cell.slot).sample(st.cell.id, st.op, iterations, samples)
+            client = self._client(st.cell.slot)
+            return client.sample(st.cell.id, st.op, iterations, samples, untimed)
         except (SessionFault, CommandError) as stop:
             if getattr(self._warming, "active", False):
                 raise _Interrupted(st, stop) from None
@@ -499,14 +502,14 @@ class Block:
         per_slice = 1 if st.long else t.slice_samples
         # a slice of one sample is timed warm (Timing.rewarm): a single operation comes
         # second in its own command, after one that is dropped, unless the pair would not
-        # fit min_slices into the measuring budget; a batch follows one untimed operation
+        # fit min_slices into the measuring budget; a batch follows one operation the runner
+        # runs untimed in the same command
         rewarm = t.rewarm and per_slice == 1
         op_ns = min(st.warm_best, default=0.0)
         lead = int(rewarm and st.iterations == 1 and 2 * op_ns * t.min_slices <= t.max_measure_ns)
-        if rewarm and st.iterations > 1 and self._sample(st, 1, 1) is None:
-            return
+        untimed = int(rewarm and st.iterations > 1)
         at = time.monotonic_ns() - self.clock_zero
-        reply = self._sample(st, st.iterations, per_slice + lead)
+        reply = self._sample(st, st.iterations, per_slice + lead, untimed)
         if reply is None:
             return
         spent_ns = sum(reply["wall_ns"])  # the dropped operation is spent budget too

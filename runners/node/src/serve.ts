@@ -161,13 +161,18 @@ async function handle(line: string): Promise<unknown> {
       case "sample": {
         need(cmd, "cell", "operation", "iterations", "samples");
         const { iterations, samples } = cmd;
+        const untimed = cmd.untimed ?? 0;
         if (
           !Number.isInteger(iterations) ||
           iterations < 1 ||
           !Number.isInteger(samples) ||
-          samples < 1
+          samples < 1 ||
+          !Number.isInteger(untimed) ||
+          untimed < 0
         )
-          throw new BadRequest("iterations and samples must be positive integers");
+          throw new BadRequest(
+            "iterations and samples must be positive integers, untimed a non-negative one",
+          );
         const entry = cells.get(cmd.cell)?.get(cmd.operation);
         if (!entry)
           return {
@@ -177,7 +182,7 @@ async function handle(line: string): Promise<unknown> {
             message: `cell ${JSON.stringify(cmd.cell)} is not prepared (ok) for ${cmd.operation}`,
           };
         try {
-          const fields = await takeSamples(entry.op, entry.loop, iterations, samples);
+          const fields = await takeSamples(entry.op, entry.loop, iterations, samples, untimed);
           return { event: "samples", cell: cmd.cell, operation: cmd.operation, ...fields };
         } catch (e) {
           return { event: "error", code: "exception", cell: String(cmd.cell), message: String(e) };

@@ -50,10 +50,12 @@ export async function takeSamples(
   loop: Loop,
   iterations: number,
   samples: number,
+  untimed = 0,
 ): Promise<SampleFields> {
   observeGc();
   await tick(); // deliver GC entries from before this command, then forget them
   gcEntries.length = 0;
+  if (untimed > 0) loop(op, untimed, SINK); // operations before the first sample, not timed
   const wall: number[] = [];
   const cpu: number[] = [];
   const windows: [number, number][] = [];

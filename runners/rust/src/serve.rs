@@ -308,11 +308,24 @@ impl Server {
                 cmd.get("cell").and_then(Value::as_str),
             );
         };
+        // operations run before the first sample, not timed (absent: none)
+        let Some(untimed) = cmd.get("untimed").map_or(Some(0), Value::as_u64) else {
+            return error(
+                "bad_request",
+                "untimed must be an integer >= 0",
+                cmd.get("cell").and_then(Value::as_str),
+            );
+        };
         let cell = cmd["cell"].as_str().unwrap_or_default().to_string();
         let (held, op_s, op) = match self.cell_op(cmd) {
             Ok(x) => x,
             Err(e) => return e,
         };
+        if untimed > 0
+            && let Err(e) = held.cell.run(black_box(op), black_box(untimed))
+        {
+            return error("exception", &e, Some(&cell));
+        }
         let n = samples as usize;
         let (mut wall, mut cpu, mut bytes, mut count) = (
             Vec::with_capacity(n),

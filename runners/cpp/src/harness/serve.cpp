@@ -299,17 +299,21 @@ json prepare_command(const json& c, std::map<std::string, std::unique_ptr<Cell>>
   return fail;
 }
 
-// The timed loop: exactly `samples` batches of `iterations` calls; clocks and allocation
-// counters are read at batch boundaries only.
+// The timed loop: exactly `samples` batches of `iterations` calls after `untimed` calls that
+// are not timed; clocks and allocation counters are read at batch boundaries only.
 json sample_command(const json& c, std::map<std::string, std::unique_ptr<Cell>>& cells) {
   std::string id, op;
-  uint64_t iterations, samples;
+  uint64_t iterations, samples, untimed = 0;
   try {
     id = c.at("cell").get<std::string>();
     op = c.at("operation").get<std::string>();
     iterations = c.at("iterations").get<uint64_t>();
     samples = c.at("samples").get<uint64_t>();
     if (iterations < 1 || samples < 1) throw std::runtime_error("iterations and samples >= 1");
+    if (c.contains("untimed")) {
+      if (!c.at("untimed").is_number_unsigned()) throw std::runtime_error("untimed >= 0");
+      untimed = c.at("untimed").get<uint64_t>();
+    }
   } catch (const std::exception& ex) {
     return error_event("bad_request", std::string("bad sample: ") + ex.what());
   }
@@ -325,6 +329,7 @@ json sample_command(const json& c, std::map<std::string, std::unique_ptr<Cell>>&
   std::vector<uint64_t> wall(samples), cpu(samples), abytes(samples), acount(samples);
   auto& ac = alloc_counters();
   try {
+    for (uint64_t i = 0; i < untimed; ++i) body();
     for (uint64_t k = 0; k < samples; ++k) {
       uint64_t b0 = ac.bytes, n0 = ac.count;
       uint64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);

@@ -69,9 +69,11 @@ namespace Serbench.Harness
             public long[] Wall, Cpu, Alloc, Gc;
         }
 
-        public static Result Run(Action op, int iterations, int samples)
+        public static Result Run(Action op, int iterations, int samples, int untimed = 0)
         {
             var r = new Result { Wall = new long[samples], Cpu = new long[samples], Alloc = new long[samples], Gc = new long[samples] };
+            for (int i = 0; i < untimed; i++)
+                op();
             for (int s = 0; s < samples; s++)
             {
                 long g0 = Clocks.GcCount();

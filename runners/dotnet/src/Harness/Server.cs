@@ -51,7 +51,8 @@ namespace Serbench.Harness
                             Action op = Op(cmd, cell);
                             int iterations = Int(cmd, "iterations");
                             int samples = Int(cmd, "samples");
-                            Sampler.Result r = Sampler.Run(op, iterations, samples);
+                            int untimed = cmd["untimed"] == null ? 0 : NonNegative(cmd, "untimed");
+                            Sampler.Result r = Sampler.Run(op, iterations, samples, untimed);
                             return new JObject
                             {
                                 { "event", "samples" }, { "cell", cell }, { "operation", (string)cmd["operation"] },
@@ -215,6 +216,14 @@ namespace Serbench.Harness
             JToken t = o[field];
             if (t == null || t.Type != JTokenType.Integer || (long)t < 1 || (long)t > int.MaxValue)
                 throw new BadRequest(field + " must be a positive integer");
+            return (int)t;
+        }
+
+        static int NonNegative(JObject o, string field)
+        {
+            JToken t = o[field];
+            if (t == null || t.Type != JTokenType.Integer || (long)t < 0 || (long)t > int.MaxValue)
+                throw new BadRequest(field + " must be a non-negative integer");
             return (int)t;
         }
 

@@ -19,15 +19,21 @@ func ThreadCPU() int64 {
 	return ts.Nano()
 }
 
-// Run takes `samples` consecutive samples of `iterations` calls of op. Clocks and memory
-// statistics are read at batch boundaries only; the caller's goroutine is locked to its
-// OS thread (main locks it at start-up), so the thread CPU clock is this goroutine's.
-func Run(op func() error, iterations, samples int) (s Samples, err error) {
+// Run takes `samples` consecutive samples of `iterations` calls of op, after `untimed`
+// calls that are not timed. Clocks and memory statistics are read at batch boundaries
+// only; the caller's goroutine is locked to its OS thread (main locks it at start-up), so
+// the thread CPU clock is this goroutine's.
+func Run(op func() error, iterations, samples, untimed int) (s Samples, err error) {
 	var m0, m1 runtime.MemStats
 	s = Samples{
 		Wall: make([]int64, samples), CPU: make([]int64, samples),
 		AllocBytes: make([]int64, samples), AllocCount: make([]int64, samples),
 		GCCount: make([]int64, samples), GCPause: make([]int64, samples),
+	}
+	for i := 0; i < untimed; i++ {
+		if err = op(); err != nil {
+			return s, err
+		}
 	}
 	for k := 0; k < samples; k++ {
 		runtime.ReadMemStats(&m0)

@@ -33,6 +33,7 @@ type command struct {
 	Operation  string      `json:"operation"`
 	Iterations int         `json:"iterations"`
 	Samples    int         `json:"samples"`
+	Untimed    int         `json:"untimed"`
 }
 
 // Server holds the prepared cells and loaded datasets of one serve session.
@@ -154,8 +155,8 @@ func (s *Server) handle(line []byte) bool {
 			s.fail("unknown_cell", fmt.Sprintf("cell %q is not prepared", *c.Cell), c.Cell)
 			return true
 		}
-		if c.Cmd == "sample" && (c.Iterations < 1 || c.Samples < 1) {
-			s.fail("bad_request", "sample needs iterations >= 1 and samples >= 1", c.Cell)
+		if c.Cmd == "sample" && (c.Iterations < 1 || c.Samples < 1 || c.Untimed < 0) {
+			s.fail("bad_request", "sample needs iterations >= 1, samples >= 1 and untimed >= 0", c.Cell)
 			return true
 		}
 		op, err := cell.Op(c.Operation)
@@ -180,7 +181,7 @@ func (s *Server) handle(line []byte) bool {
 			s.reply(map[string]any{"event": "peak_alloc", "cell": *c.Cell, "operation": c.Operation, "bytes": max(n, 0)})
 			return true
 		}
-		res, err := Run(op, c.Iterations, c.Samples)
+		res, err := Run(op, c.Iterations, c.Samples, c.Untimed)
 		if err != nil {
 			s.fail("exception", err.Error(), c.Cell)
 			return true

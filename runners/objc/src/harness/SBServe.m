@@ -29,16 +29,23 @@ static BOOL isCount(id v) {
   return [v isKindOfClass:[NSNumber class]] && [v doubleValue] >= 1 &&
          [v doubleValue] == (double)[v longLongValue];
 }
+// absent, or an integer >= 0
+static BOOL isUntimed(id v) {
+  return v == nil || ([v isKindOfClass:[NSNumber class]] && [v doubleValue] >= 0 &&
+                      [v doubleValue] == (double)[v longLongValue]);
+}
 
 static NSDictionary *sample(NSDictionary *cmd, SBCell *cell) {
   NSString *op = [cmd objectForKey:@"operation"];
   NSUInteger iterations = [[cmd objectForKey:@"iterations"] unsignedIntegerValue];
   NSUInteger samples = [[cmd objectForKey:@"samples"] unsignedIntegerValue];
+  NSUInteger untimed = [[cmd objectForKey:@"untimed"] unsignedIntegerValue];  // nil: 0
   if (![cell supports:op])
     return error(@"bad_request",
                  [NSString stringWithFormat:@"operation %@ is not supported by this cell", op]);
   long long *wall = calloc(samples, sizeof(long long)), *cpu = calloc(samples, sizeof(long long));
   @try {
+    if (untimed > 0) [cell run:op iterations:untimed];
     for (NSUInteger s = 0; s < samples; s++) {
       long long w0 = nanos(CLOCK_MONOTONIC), c0 = nanos(CLOCK_THREAD_CPUTIME_ID);
       [cell run:op iterations:iterations];
@@ -117,8 +124,10 @@ static NSDictionary *handle(NSDictionary *cmd, NSMutableDictionary *cells, NSDic
                                                       [cmd objectForKey:@"operation"], @"operation",
                                                       [NSNull null], @"bytes", nil];
   }
-  if (!isCount([cmd objectForKey:@"iterations"]) || !isCount([cmd objectForKey:@"samples"]))
-    return error(@"bad_request", @"sample needs positive integer iterations and samples");
+  if (!isCount([cmd objectForKey:@"iterations"]) || !isCount([cmd objectForKey:@"samples"]) ||
+      !isUntimed([cmd objectForKey:@"untimed"]))
+    return error(@"bad_request",
+                 @"sample needs positive integer iterations and samples, untimed an integer >= 0");
   return sample(cmd, c);
 }
 

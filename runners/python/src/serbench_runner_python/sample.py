@@ -27,8 +27,11 @@ def batch(op: Op, n: int) -> tuple[int, int, int]:
     return t1 - t0, c1 - c0, _collections() - g0
 
 
-def samples(op: Op, iterations: int, count: int) -> dict[str, Any]:
-    """`count` consecutive samples of `iterations` operations: the `samples` reply's fields."""
+def samples(op: Op, iterations: int, count: int, untimed: int = 0) -> dict[str, Any]:
+    """`count` consecutive samples of `iterations` operations, after `untimed` operations
+    that are not timed: the `samples` reply's fields."""
+    for _ in repeat(None, untimed):
+        op()
     wall, cpu, gcs = [], [], []
     for _ in range(count):
         w, c, g = batch(op, iterations)

@@ -105,9 +105,10 @@ class Server:
                 return self.prepare(cmd)
             if kind == "sample":
                 iterations, count = int(cmd["iterations"]), int(cmd["samples"])
-                if iterations < 1 or count < 1:
-                    raise BadRequest("iterations and samples must be at least 1")
-                out = samples(self._op(cmd), iterations, count)
+                untimed = int(cmd.get("untimed", 0))
+                if iterations < 1 or count < 1 or untimed < 0:
+                    raise BadRequest("iterations and samples must be at least 1, untimed 0")
+                out = samples(self._op(cmd), iterations, count, untimed)
                 return {"event": "samples", "cell": cell, "operation": cmd["operation"], **out}
             if kind == "peak_alloc":
                 return {

@@ -355,6 +355,14 @@ public final class Server {
     String op = operation(c);
     int iterations = positive(c, "iterations");
     int samples = positive(c, "samples");
+    int untimed = 0;
+    JsonNode u = c.get("untimed");
+    if (u != null) {
+      if (!u.canConvertToInt() || !u.isIntegralNumber() || u.intValue() < 0) {
+        throw new BadRequest("'untimed' must be an integer >= 0");
+      }
+      untimed = u.intValue();
+    }
     Cell x = cells.get(cell);
     if (x == null) {
       return error("unknown_cell", "cell '" + cell + "' is not prepared (or not ok)", cell);
@@ -364,7 +372,7 @@ public final class Server {
     }
     Meter.Samples s;
     try {
-      s = Meter.sample(x.batch(op), iterations, samples);
+      s = Meter.sample(x.batch(op), iterations, samples, untimed);
     } catch (Throwable t) {
       t.printStackTrace();
       return error("exception", Cell.describe(t), cell);

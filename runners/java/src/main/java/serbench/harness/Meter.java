@@ -85,11 +85,16 @@ public final class Meter {
 
   /**
    * Exactly {@code samples} consecutive batches of {@code iterations} operations, nothing else in
-   * between but reading the counters. GC time has the millisecond resolution of the MXBeans.
+   * between but reading the counters, after {@code untimed} operations that are not timed. GC time
+   * has the millisecond resolution of the MXBeans.
    */
-  public static Samples sample(Batch batch, int iterations, int samples) throws Exception {
+  public static Samples sample(Batch batch, int iterations, int samples, int untimed)
+      throws Exception {
     Samples s = new Samples(samples);
     long jit0 = COMPILE ? JIT.getTotalCompilationTime() : 0;
+    if (untimed > 0) {
+      batch.run(untimed);
+    }
     for (int k = 0; k < samples; k++) {
       long g0 = gcCount();
       long gt0 = gcMillis();
