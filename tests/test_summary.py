@@ -347,3 +347,30 @@ def test_a_noise_flag_on_a_few_rows_stays_on_them(rep: RunReport) -> None:
     assert all(f"| {r.name} |" in md for r in flagged)
     line = next(x for x in md.splitlines() if x.startswith(f"| {flagged[0].name} |"))
     assert "imprecise" in line
+
+
+def test_a_run_whose_processes_never_confirmed_says_so_and_why(tmp_path: Path) -> None:
+    """A machine in its slow phase for most of the run: processes that never reached their
+    fast mode are counted on their dataset's line, and the count of rows without a single
+    figure says what the run's own slices saw of the machine (the probe before it saw 2 s)."""
+    store = Store(tmp_path / "r.sqlite")
+    env = {"cpu_model": "Test CPU", "cpu_count": 2}
+    run_id = store.new_run({"scale": "quick", "operations": ["encode", "decode"]}, env)
+    slow = _timing([900, 2000, 2100, 1000, 2050, 1990, 2080, 2000])  # 6 of 8 slow
+    names = [f"s{k}" for k in range(4)]
+    serializers = [{"name": n, "format": n, "library": n, "version": "1"} for n in names]
+    store.save_serializers(run_id, "java", {"runtime": {}, "serializers": serializers})
+    for name in names:
+        for op in ("encode", "decode"):
+            # three of four rows: the fast mode never confirmed
+            timing = {**slow, "confirmed": name == "s0"}
+            key = CellKey("java", name, "android-users", op, 0)
+            store.save_result(run_id, key, {**OK, "sizes": {"encoded": 9}, "timing": timing})
+    store.finish_run(run_id)
+    rep = report.build(store, run_id)
+    lines = _summary(rep, 200)
+    assert "4 OK  3 unconfirmed" in lines[1]
+    closing = "3 of 4 rows: unconfirmed — shown as ranges; the machine: 75% of the run's"
+    assert any(line.startswith(closing) for line in lines)
+    md = report.markdown(rep)
+    assert "- machine noise during the run: 75% of the run's measured slices outside" in md

@@ -401,6 +401,21 @@ class FigureCount:
         return f"{self.rows_without:,} of {self.rows:,} rows: {reasons} — {shown}"
 
 
+def slow_share(report: RunReport) -> float | None:
+    """The share of the run's measured slices outside their operation's fast mode, pooled
+    over every measured cell: how much of the run the machine spent in its slow phase, by
+    the run's own slices (the noise probe before the run saw 2 s of it). None without
+    measured slices."""
+    slow = total = 0.0
+    for table in report.tables.values():
+        for row in table:
+            if row.status == "ok":
+                for e in row.ops.values():
+                    slow += e.slow_fraction * e.slices
+                    total += e.slices
+    return slow / total if total else None
+
+
 def figure_count(report: RunReport) -> FigureCount:
     operations = without = rows = rows_without = 0
     reasons: dict[str, int] = {}

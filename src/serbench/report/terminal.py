@@ -10,8 +10,24 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from serbench.report.model import Podium, Row, RunReport, figure_count, size_podium, time_podium
-from serbench.report.text import SUMMARY_NOTE, _cells, _columns, _title, fmt_ns, podium_parts
+from serbench.report.model import (
+    Podium,
+    Row,
+    RunReport,
+    figure_count,
+    size_podium,
+    slow_share,
+    time_podium,
+)
+from serbench.report.text import (
+    SUMMARY_NOTE,
+    _cells,
+    _columns,
+    _title,
+    during_the_run,
+    fmt_ns,
+    podium_parts,
+)
 
 # The full table's columns, most wanted first: a narrow terminal drops from the end of this
 # list instead of wrapping every cell.
@@ -102,7 +118,7 @@ def _counts(rows: list[Row], quick: bool) -> Text:
             text.append(f"{n} {label}", style=style if n else "dim")
             text.append("  ")
     # a quick run's intervals are wide by design: only a standard run's imprecision matters
-    flags = ("not-steady", "processes-disagree") + (() if quick else ("imprecise",))
+    flags = ("not-steady", "processes-disagree", "unconfirmed") + (() if quick else ("imprecise",))
     flagged = {f: sum(f in r.flags for r in rows) for f in flags}
     for flag, n in flagged.items():
         if n:
@@ -133,8 +149,10 @@ def print_summary(report: RunReport, console: Console | None = None) -> None:
         if len(failed) > 2:
             _line(console, "  NG     ", Text(f"... and {len(failed) - 2} more", style="red"))
     count = figure_count(report)
-    if count.many:
-        console.print(Text(count.sentence(), style="yellow"))
+    if count.many:  # why so many: the machine, in the run's own slices
+        share = slow_share(report)
+        why = f"; the machine: {during_the_run(share)}" if share is not None else ""
+        console.print(Text(count.sentence() + why, style="yellow"))
     console.print(Text(f"{SUMMARY_NOTE}. All rows: serbench report {report.run['id']}", "dim"))
 
 

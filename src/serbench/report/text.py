@@ -5,7 +5,7 @@ from __future__ import annotations
 from serbench import datasets
 from serbench.operations import CODECS
 from serbench.protocol import FLAGS
-from serbench.report.model import Podium, Row, RunReport, figure_count, span
+from serbench.report.model import Podium, Row, RunReport, figure_count, slow_share, span
 from serbench.stats import Estimate
 
 # The summary's footnote (terminal and Markdown): what its lines rank and how.
@@ -72,6 +72,11 @@ def podium_parts(podium: Podium, unit: str | None) -> list[tuple[str, str]]:
     return parts or [("-", "joint")]
 
 
+def during_the_run(share: float) -> str:
+    """The run's own slow share in words (model.slow_share)."""
+    return f"{100 * share:.0f}% of the run's measured slices outside their cell's fast mode"
+
+
 def agreement_facts(report: RunReport) -> list[tuple[str, str]]:
     """What a report's header says about the machine and the run's agreement: the noise
     probe's measured facts before the run (its slow share and phases, not a prediction of
@@ -89,6 +94,9 @@ def agreement_facts(report: RunReport) -> list[tuple[str, str]]:
         if noise.get("phase_seconds_median"):
             text += f"; phases of {1000 * noise['phase_seconds_median']:.0f} ms (median)"
         facts.append(("machine noise before the run", text))
+    during = slow_share(report)
+    if during is not None:
+        facts.append(("machine noise during the run", during_the_run(during)))
     if count.rows_without:
         facts.append(("without a single figure", count.sentence()))
     if report.run_wide:
