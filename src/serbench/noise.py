@@ -4,13 +4,14 @@ the precision a standard run can expect here, replayed from the same series."""
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from serbench import datasets, runners
+from serbench import datasets, paths, runners
 from serbench.client import CommandError, Dataset, RunnerClient, prepare_request
 from serbench.runners import RunnerSpec, RunnerUnavailable
 from serbench.schedule import SlowShare
@@ -27,6 +28,13 @@ from serbench.timing import (
 
 PROBE_RUNNER = "python"  # the runner every machine has (serbench runs on Python)
 PROBE = ("msgpack", "android-users", "encode")  # a real serializer it has
+
+
+# a probe whose fast phase is this much slower than the fastest on record for the machine
+# ran in a slow stretch: the machine's slow phase is about 2x (measurement-notes), and an
+# ordinary probe's fast phase lands within a few % of the record
+SLOW_STRETCH = 1.5
+RECORD_FILE = "noise-record.json"  # in the state directory: machine class -> fastest fast_ns
 
 
 @dataclass
@@ -157,3 +165,34 @@ def measure(seconds: float = NOISE_PROBE_S, cost_of: list[str] | None = None) ->
         expected_spread=replayed_spread(per_op, np.random.default_rng(0)),
         sample_cost_ns=costs,
     )
+
+
+def against_record(machine_class: str, fast_ns: float) -> dict[str, Any]:
+    """This probe beside the fastest fast phase an earlier probe on this machine class saw
+    (kept in the state directory, which the record then keeps if this one is faster): a
+    probe that ran wholly in a slow stretch sees one phase and takes it for the fast one,
+    and only an earlier probe can tell. Fields for the run's noise record."""
+    path = paths.state_dir() / RECORD_FILE
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):  # none yet, or unreadable: this probe starts it
+        record = {}
+    before = record.get(machine_class)
+    if not isinstance(before, (int, float)) or fast_ns < before:
+        record[machine_class] = fast_ns
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    if not isinstance(before, (int, float)) or before <= 0:
+        return {"fast_ns_on_record": None, "slow_stretch": False}
+    return {"fast_ns_on_record": before, "slow_stretch": fast_ns >= SLOW_STRETCH * before}
+
+
+def prior_share(reading: dict[str, Any]) -> float | None:
+    """The slow share a run starts from (schedule.SlowShare): the probe's, unless the probe
+    ran in a slow stretch, when it saw no fast phase to tell the slow one from: then the
+    most the schedule assumes, so that a process takes all the slices it may before its
+    fastest counts as the fast mode, until the run's own slices show the fast phase."""
+    if reading.get("slow_stretch"):
+        return SlowShare.MOST
+    share = reading.get("slow_share")
+    return float(share) if share is not None else None

@@ -11,6 +11,7 @@ from rich.console import Console
 from serbench import datasets, environment, instructions, noise, orchestrate, progress
 from serbench.cluster import machine
 from serbench.operations import COMPRESSED
+from serbench.report.text import stretch_words
 from serbench.store import Store
 from serbench.timing import PROFILES, RUN_NOISE_PROBE_S
 
@@ -105,7 +106,10 @@ def execute(
             with console.status(f"probing this machine's noise ({RUN_NOISE_PROBE_S:.0f} s)"):
                 try:
                     watched = noise.measure(seconds=RUN_NOISE_PROBE_S, cost_of=[])
-                    env["noise"] = watched.as_dict()
+                    cid = machine.class_id(machine.identity(env))
+                    env["noise"] = watched.as_dict() | noise.against_record(cid, watched.fast_ns)
+                    if env["noise"]["slow_stretch"]:
+                        console.print(f"[yellow]{stretch_words(env['noise'])}[/yellow]")
                 except noise.ProbeFailed as exc:  # the run learns the slow share itself
                     console.print(f"[yellow]noise probe skipped:[/yellow] {exc}")
         run_id = store.new_run(orchestrate.config_json(config), env)
@@ -123,7 +127,7 @@ def execute(
             bar.update(task, completed=eta.finished, total=eta.total, description=description)
 
         probe = (store.run(run_id) or {}).get("environment")
-        slow = (json.loads(probe).get("noise") or {}).get("slow_share") if probe else None
+        slow = noise.prior_share(json.loads(probe).get("noise") or {}) if probe else None
         if cluster:
             say = bar.console.print
             dispatch.execute(config, the_plan, store, run_id, advance, done, cluster, say)

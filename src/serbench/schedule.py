@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from serbench import stats
 from serbench.client import (
@@ -61,6 +61,7 @@ class SlowShare:
     be taken for the fast mode: with share s, n slices all miss the fast phase with
     probability s^n."""
 
+    MOST: ClassVar[float] = 0.98  # the share slices_needed assumes at most
     prior: float = 0.5  # the probe's slow share, or a cautious guess
     prior_weight: int = 50  # the prior counts as this many slices
     slow: int = 0
@@ -80,7 +81,7 @@ class SlowShare:
         return (self.slow + self.prior * self.prior_weight) / (self.total + self.prior_weight)
 
     def slices_needed(self, miss_probability: float) -> int:
-        s = min(max(self.share, 1e-6), 0.98)
+        s = min(max(self.share, 1e-6), self.MOST)
         return math.ceil(math.log(miss_probability) / math.log(s))
 
 

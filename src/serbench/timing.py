@@ -55,8 +55,9 @@ class Timing:
     precision: float | None = None  # optional target: 95% half-width / headline
     # a slice of one sample is timed warm: a process that waited for its turn finds its
     # caches cold, and such a slice has no later sample that shows the warm time. A batch
-    # follows one operation its command runs untimed (`untimed`); a sample of a single operation is the second of its
-    # command, the first dropped, while the two still fit min_slices into max_measure_ns
+    # follows one operation its command runs untimed (`untimed`); a sample of a single
+    # operation is the second of its command, the first dropped, while the two still fit
+    # min_slices into max_measure_ns
     # (longer ones are timed as they come). docs/method.md: "the first sample of a slice",
     # "single operations timed second in their command"
     rewarm: bool = False

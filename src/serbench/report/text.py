@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from serbench import datasets
 from serbench.operations import CODECS
 from serbench.protocol import FLAGS
@@ -72,6 +74,16 @@ def podium_parts(podium: Podium, unit: str | None) -> list[tuple[str, str]]:
     return parts or [("-", "joint")]
 
 
+def stretch_words(noise: dict[str, Any]) -> str:
+    """A probe that ran in a slow stretch (noise.against_record), in words."""
+    ratio = noise["fast_ns"] / noise["fast_ns_on_record"]
+    return (
+        f"a slow stretch: the probe's fastest phase ran {ratio:.1f}x slower than the fastest "
+        "one on record for this machine, so the run may find no fast phase to measure; every "
+        "operation takes all its slices before its fastest counts as its fast mode"
+    )
+
+
 def during_the_run(share: float) -> str:
     """The run's own slow share in words (model.slow_share)."""
     return f"{100 * share:.0f}% of the run's measured slices outside their cell's fast mode"
@@ -93,6 +105,8 @@ def agreement_facts(report: RunReport) -> list[tuple[str, str]]:
             text += f", {slow / fast:.1f}x slower"
         if noise.get("phase_seconds_median"):
             text += f"; phases of {1000 * noise['phase_seconds_median']:.0f} ms (median)"
+        if noise.get("slow_stretch"):
+            text += f"; {stretch_words(noise)}"
         facts.append(("machine noise before the run", text))
     during = slow_share(report)
     if during is not None:
