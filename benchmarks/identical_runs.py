@@ -76,6 +76,16 @@ def one_run(
     return json.loads(out)
 
 
+def probe_words(noise: dict[str, Any]) -> str:
+    """The run's noise probe, as each run's line gives it beside its time."""
+    if "slow_share" not in noise:
+        return "no noise probe"
+    words = f"probe {100 * noise['slow_share']:.0f}% slow, fast phase {noise['fast_ns']:.0f} ns"
+    if noise.get("fast_ns_on_record"):
+        words += f" ({noise['fast_ns'] / noise['fast_ns_on_record']:.2f}x the record)"
+    return words + (", a slow stretch" if noise.get("slow_stretch") else "")
+
+
 def cells(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """'runner/serializer dataset op' -> that operation's estimate dict."""
     out = {}
@@ -186,20 +196,32 @@ def main() -> None:
     )
     runs: dict[str, list[dict[str, Any]]] = {v: [] for v in versions}
     seconds: dict[str, list[float]] = {v: [] for v in versions}
+    probes: dict[str, list[dict[str, Any]]] = {v: [] for v in versions}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.runs):
             for name, tree in versions.items():
                 t0 = time.monotonic()
                 db = Path(tmp) / f"{len(runs[name])}-{'b' if tree else 'a'}.sqlite"
-                runs[name].append(cells(one_run(serbench, args, db, tree)))
+                result = one_run(serbench, args, db, tree)
+                runs[name].append(cells(result))
                 seconds[name].append(time.monotonic() - t0)
-                print(f"{name} run {i + 1}/{args.runs}: {seconds[name][-1]:.0f} s", file=sys.stderr)
+                probes[name].append((result["run"].get("environment") or {}).get("noise") or {})
+                print(
+                    f"{name} run {i + 1}/{args.runs}: {seconds[name][-1]:.0f} s; "
+                    f"{probe_words(probes[name][-1])}",
+                    file=sys.stderr,
+                )
     out = {}
     for name in versions:
         rows = summarize(runs[name])
         print(f"\n## {name}\n")
         print_table(rows, seconds[name])
-        out[name] = {"runs": runs[name], "seconds": seconds[name], "rows": rows}
+        out[name] = {
+            "runs": runs[name],
+            "seconds": seconds[name],
+            "probes": probes[name],
+            "rows": rows,
+        }
     if args.json:
         args.json.write_text(json.dumps(out))
 
