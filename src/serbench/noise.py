@@ -34,7 +34,8 @@ PROBE = ("msgpack", "android-users", "encode")  # a real serializer it has
 # ran in a slow stretch: the machine's slow phase is about 2x (measurement-notes), and an
 # ordinary probe's fast phase lands within a few % of the record
 SLOW_STRETCH = 1.5
-RECORD_FILE = "noise-record.json"  # in the state directory: machine class -> fastest fast_ns
+RECORD_FILE = "noise-record.json"  # in the state directory, per machine class
+RECENT_PROBES_S = 3600.0  # a run starts from the highest slow share of this long's probes
 
 
 @dataclass
@@ -167,32 +168,48 @@ def measure(seconds: float = NOISE_PROBE_S, cost_of: list[str] | None = None) ->
     )
 
 
-def against_record(machine_class: str, fast_ns: float) -> dict[str, Any]:
-    """This probe beside the fastest fast phase an earlier probe on this machine class saw
-    (kept in the state directory, which the record then keeps if this one is faster): a
-    probe that ran wholly in a slow stretch sees one phase and takes it for the fast one,
-    and only an earlier probe can tell. Fields for the run's noise record."""
+def against_record(machine_class: str, reading: Noise, now: float | None = None) -> dict[str, Any]:
+    """This probe beside this machine class's earlier ones, kept in the state directory
+    (which then keeps this one too): the fastest fast phase any of them saw, since a probe
+    that ran wholly in a slow stretch sees one phase and takes it for the fast one, and the
+    highest slow share among the last RECENT_PROBES_S seconds' probes, since a 2 s probe on a
+    machine whose share swings from 30% to 99% within minutes may catch a calm moment.
+    Fields for the run's noise record."""
+    now = time.time() if now is None else now
     path = paths.state_dir() / RECORD_FILE
+    record: dict[str, Any] = {}
+    before: float | None = None
+    recent: list[tuple[float, float]] = []
     try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError):  # none yet, or unreadable: this probe starts it
-        record = {}
-    before = record.get(machine_class)
-    if not isinstance(before, (int, float)) or fast_ns < before:
-        record[machine_class] = fast_ns
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-    if not isinstance(before, (int, float)) or before <= 0:
-        return {"fast_ns_on_record": None, "slow_stretch": False}
-    return {"fast_ns_on_record": before, "slow_stretch": fast_ns >= SLOW_STRETCH * before}
+        loaded = json.loads(path.read_text())
+        record = loaded if isinstance(loaded, dict) else {}
+        mine = record.get(machine_class) or {}
+        before = float(mine["fast_ns"])
+        recent = [(float(t), float(x)) for t, x in mine["probes"] if now - t <= RECENT_PROBES_S]
+    except (OSError, ValueError, TypeError, KeyError):  # none yet, or unreadable: start it
+        pass
+    record[machine_class] = {
+        "fast_ns": min(reading.fast_ns, before or reading.fast_ns),
+        "probes": [*recent, (now, reading.slow_share)],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return {
+        "fast_ns_on_record": before,
+        "slow_stretch": bool(before and reading.fast_ns >= SLOW_STRETCH * before),
+        "recent_slow_share": max([x for _, x in recent], default=None),
+    }
 
 
 def prior_share(reading: dict[str, Any]) -> float | None:
-    """The slow share a run starts from (schedule.SlowShare): the probe's, unless the probe
-    ran in a slow stretch, when it saw no fast phase to tell the slow one from: then the
-    most the schedule assumes, so that a process takes all the slices it may before its
-    fastest counts as the fast mode, until the run's own slices show the fast phase."""
+    """The slow share a run starts from (schedule.SlowShare): the probe's or the highest of
+    the machine's last hour's probes, whichever is higher (a run's own slices raise the
+    share only when an operation shows both phases, and a process that met one phase only
+    would take it for the fast mode in a few slices); the most the schedule assumes when the
+    probe ran in a slow stretch, with no fast phase to tell the slow one from."""
     if reading.get("slow_stretch"):
         return SlowShare.MOST
-    share = reading.get("slow_share")
-    return float(share) if share is not None else None
+    shares = [
+        x for x in (reading.get("slow_share"), reading.get("recent_slow_share")) if x is not None
+    ]
+    return float(max(shares)) if shares else None

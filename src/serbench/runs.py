@@ -107,7 +107,7 @@ def execute(
                 try:
                     watched = noise.measure(seconds=RUN_NOISE_PROBE_S, cost_of=[])
                     cid = machine.class_id(machine.identity(env))
-                    env["noise"] = watched.as_dict() | noise.against_record(cid, watched.fast_ns)
+                    env["noise"] = watched.as_dict() | noise.against_record(cid, watched)
                     if env["noise"]["slow_stretch"]:
                         console.print(f"[yellow]{stretch_words(env['noise'])}[/yellow]")
                 except noise.ProbeFailed as exc:  # the run learns the slow share itself
