@@ -79,8 +79,9 @@ def stretch_words(noise: dict[str, Any]) -> str:
     ratio = noise["fast_ns"] / noise["fast_ns_on_record"]
     return (
         f"a slow stretch: the probe's fastest phase ran {ratio:.1f}x slower than the fastest "
-        "one on record for this machine, so the run may find no fast phase to measure; every "
-        "operation takes all its slices before its fastest counts as its fast mode"
+        "one on record for this machine, so the run may find no fast phase to measure; it "
+        "starts from the most slow share, and each operation takes more slices before its "
+        "fastest counts as its fast mode"
     )
 
 
