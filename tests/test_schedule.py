@@ -178,6 +178,44 @@ def test_a_one_operation_sample_too_long_for_a_lead_is_timed_as_it_comes() -> No
     assert all(r["status"] == "ok" for r in results.values())
 
 
+class PhasedClient(FakeClient):
+    """Processes of one operation of 5 ms whose measured slices (the commands of a timed
+    sample after a dropped one) take 1.5x but for those `fast` lists per process."""
+
+    def __init__(self, fast: dict[int, set[int]], slot: Any = None) -> None:
+        super().__init__(5 * QUICK.min_sample_ns)
+        self.fast, self.slot, self.measured = fast, slot, 0
+
+    def for_slot(self, slot: Any) -> PhasedClient:
+        return self.__dict__.setdefault(f"slot {slot}", PhasedClient(self.fast, slot))
+
+    def sample(
+        self, cell: str, operation: str, iterations: int, samples: int, untimed: int = 0
+    ) -> dict[str, Any]:
+        reply = super().sample(cell, operation, iterations, samples, untimed)
+        if samples == 2:  # a measured slice: warm-up takes 3, calibration 1
+            if self.measured not in self.fast[self.slot[1]]:
+                reply["wall_ns"] = reply["cpu_ns"] = [w * 3 // 2 for w in reply["wall_ns"]]
+            self.measured += 1
+        return reply
+
+
+@pytest.mark.parametrize("budgets", [1, 3])
+def test_a_cell_no_process_confirmed_measures_on_until_one_does(budgets: int) -> None:
+    """Each slice costs 10-15 ms (the dropped operation too): the 0.12 s budget ends after
+    9; process 0 reaches its fast mode in its 16th slice, process 1 never does."""
+    client = PhasedClient({0: {0, 12, 13, 14, 15}, 1: {0}})
+    timing = replace(QUICK, unconfirmed_budgets=budgets)
+    results = run_block(2, op_ns=0, client=client, timing=timing)
+    first, second = (results[CellKey("fake", "lib", "ds", "encode", p)] for p in (0, 1))
+    if budgets == 1:  # both stop at the budget, unconfirmed: a tie-break process follows
+        assert [slices(first), slices(second)] == [9, 9]
+        assert not first["timing"]["confirmed"] and not second["timing"]["confirmed"]
+    else:  # both measure on; process 1 stops once process 0 is confirmed
+        assert slices(first) == 16 and first["timing"]["confirmed"]
+        assert slices(second) in (16, 17) and not second["timing"]["confirmed"]
+
+
 class QueuedCompileClient(FakeClient):
     """A tiered JIT whose optimised code arrives after `compiled_at_ns` of the process's
     operations: until then each operation takes twice as long, and the runtime says a

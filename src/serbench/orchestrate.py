@@ -356,22 +356,35 @@ def execute(
             store.save_result(run_id, key, result)
 
     def tiebreak_cells(process: int, dataset: str | None = None) -> list[Cell]:
-        """The cells a tie-break process measures: a tiered JIT's whole block of a runner and
+        """The cells a tie-break process holds: a tiered JIT's whole block of a runner and
         dataset, not the unsettled cells alone (it compiles a cell differently without the
-        neighbours it had); code that is final from the first call is the same alone, so
-        only the unsettled cells go again."""
+        neighbours it had), the settled ones only warmed up; code that is final from the
+        first call is the same alone, so only the unsettled cells go again."""
         redo = unsettled(store, run_id, dataset)
         whole = {(r, d) for r, _, d in redo if the_plan.specs[r].jit == "tiered"}
-        return [
-            Cell(c.runner, c.serializer, c.dataset, process)
+        todo = [
+            Cell(
+                c.runner,
+                c.serializer,
+                c.dataset,
+                process,
+                warm_only=(c.runner, c.serializer, c.dataset) not in redo,
+            )
             for c in the_plan.cells
             if c.process == 0
             and (dataset is None or c.dataset == dataset)
             and ((c.runner, c.dataset) in whole or (c.runner, c.serializer, c.dataset) in redo)
             and not {CellKey(c.runner, c.serializer, c.dataset, op, process) for op in ops} <= done
         ]
+        # a resumed run may have stored every unsettled cell of a block: no neighbours then
+        live = {(c.runner, c.dataset) for c in todo if not c.warm_only}
+        return [c for c in todo if (c.runner, c.dataset) in live]
 
     announced = 0  # tie-break operations already added to the progress total
+
+    def measured(cells: list[Cell]) -> int:
+        """The cell operations these cells will store (a warmed neighbour stores none)."""
+        return sum(not c.warm_only for c in cells) * len(ops)
 
     def run_blocks(cells: list[Cell], reserve: float = 0.0, rounds: bool = False) -> None:
         nonlocal announced
@@ -430,7 +443,7 @@ def execute(
                     current.close()
                 if rounds and timing.tiebreak_processes:
                     # the tie-break work this block leaves, known now: the time left counts it
-                    more = len(tiebreak_cells(timing.processes, planned[k][0].dataset)) * len(ops)
+                    more = measured(tiebreak_cells(timing.processes, planned[k][0].dataset))
                     announced += more
                     progress(f"{planned[k][0].dataset}: done", 0, more)
         finally:
@@ -445,7 +458,7 @@ def execute(
         if not cells or (budget and budget.left() <= 0):
             break
         blocks_to_redo = {(c.runner, c.dataset) for c in cells}
-        more = len(cells) * len(ops) - announced
+        more = measured(cells) - announced
         announced = 0
         progress(f"tie-break: {len(blocks_to_redo)} blocks with unsettled cells", 0, more)
         run_blocks(cells)

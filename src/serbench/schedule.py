@@ -119,6 +119,10 @@ class Cell:
     serializer: str
     dataset: str
     process: int
+    # prepared and warmed up beside the block's other cells, then neither measured nor
+    # stored: a tiered JIT's tie-break process compiles its unsettled cells with the
+    # neighbours they had, whose own figures are settled already
+    warm_only: bool = False
 
     @property
     def id(self) -> str:
@@ -257,6 +261,8 @@ class Block:
         self.states: list[OpState] = []
         # processes of each cell in this block: their slices are pooled for its headline
         self.side_by_side = collections.Counter(c.serializer_at for c in cells)
+        # (cell, operation) of which a process in this block has reached its fast mode
+        self.fast_reached: set[tuple[tuple[str, str, str], str]] = set()
         self._warming = threading.local()  # set in the warm-up threads: faults are deferred
         self.lanes = Lanes()
         # results met while the block gets ready in a thread of its own (ReadyAhead): saved
@@ -283,6 +289,8 @@ class Block:
             self._finish(cell, op, {"status": "error", "error": {"code": code, "message": message}})
 
     def _finish(self, cell: Cell, op: str, result: dict[str, Any]) -> None:
+        if cell.warm_only:
+            return
         if self._outbox is not None:
             self._outbox.append((cell, op, result))
             return
@@ -535,7 +543,17 @@ class Block:
         # a long operation whose time budget ends first spans phases in every sample: its
         # fastest reproduced once is its fast mode
         fast_needed = LONG_CONFIRM if st.long and spent else t.confirm_slices
-        st.confirmed = stats.fast_mode_confirmed(st.slice_best, fast_needed, t.precision)
+        fast = stats.fast_mode_confirmed(st.slice_best, fast_needed)
+        if fast:
+            self.fast_reached.add((st.cell.serializer_at, st.op))
+        if t.precision is not None:
+            fast = stats.fast_mode_confirmed(st.slice_best, fast_needed, t.precision)
+        st.confirmed = fast
+        if spent and (st.cell.serializer_at, st.op) not in self.fast_reached:
+            # no process of the cell has reached its fast mode yet: measure on, up to
+            # unconfirmed_budgets budgets, until one does (each slice is a new draw of the
+            # machine's phase; a tie-break process would start and warm up anew)
+            spent = st.measured_ns >= t.unconfirmed_budgets * t.max_measure_ns
         # enough slices that all of the cell's slices missing the fast phase is unlikely: its
         # processes measure side by side in this block and their slices are pooled for the
         # headline, so each takes its share (a process that still missed it entirely is not
@@ -664,6 +682,8 @@ class Block:
 
     def measure(self) -> None:
         """Measured slices, one at a time, in a random order, until every operation is done."""
+        # a warmed neighbour's data stays held, as in the rounds: the heap is the same
+        self.states = [st for st in self.states if not st.cell.warm_only]
         while self.states:
             order = list(self.states)
             self.rng.shuffle(order)

@@ -65,6 +65,11 @@ class Timing:
     # takes its slices (one at a time, leaving a core idle) when both fit in memory at once
     # (docs/method.md, "the next block warms up while this one measures")
     warm_ahead: bool = False
+    # an operation none of whose processes in the block has reached its fast mode when its
+    # max_measure_ns runs out measures on, up to this many budgets, until one of them does:
+    # measuring on costs slices, where a tie-break process costs a start, a warm-up and its
+    # neighbours' slices too (docs/method.md, "measuring on where no process confirmed")
+    unconfirmed_budgets: int = 1
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -100,6 +105,7 @@ QUICK = Timing(
     tiebreak_processes=1,
     rewarm=True,
     warm_ahead=True,
+    unconfirmed_budgets=3,
 )
 STANDARD = Timing(
     min_sample_ns=1_000_000,
