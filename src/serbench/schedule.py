@@ -550,7 +550,7 @@ class Block:
         fast = stats.fast_mode_confirmed(st.slice_best, fast_needed)
         if fast:
             self.fast_reached.add((st.cell.serializer_at, st.op))
-        if t.precision is not None:
+        if fast and t.precision is not None:  # the interval's width too, once in the mode
             fast = stats.fast_mode_confirmed(st.slice_best, fast_needed, t.precision)
         st.confirmed = fast
         if spent and (st.cell.serializer_at, st.op) not in self.fast_reached:
