@@ -423,12 +423,12 @@ def test_a_block_fits_in_the_memory_the_machine_has() -> None:
         assert len(block) * HELD_PER_CELL * size <= MEMORY_SHARE * memory
 
 
-def test_a_block_gets_ready_ahead_in_half_the_memory_left_beside_the_measuring_one() -> None:
+def test_a_block_gets_ready_ahead_in_a_share_of_the_memory_left_beside_the_measuring_one() -> None:
     """The next block may get ready while one measures when its expected bytes fit in
-    MEMORY_SHARE of the memory available then (the measuring block's processes already
-    hold theirs); a machine that cannot tell runs one block at a time."""
+    AHEAD_MEMORY_SHARE of the memory available then (the measuring block's processes
+    already hold theirs); a machine that cannot tell runs one block at a time."""
     from serbench.schedule import Cell
-    from serbench.timing import MEMORY_SHARE
+    from serbench.timing import AHEAD_MEMORY_SHARE
 
     size = 2 << 20
     block = [
@@ -437,7 +437,7 @@ def test_a_block_gets_ready_ahead_in_half_the_memory_left_beside_the_measuring_o
     held = {"a": 8.0, "b": 48.0}
     expected = 2 * 5 * (8 + 48) * size
     descriptors = {"big": {"expanded_bytes": size}}
-    enough = int(expected / MEMORY_SHARE)
+    enough = int(expected / AHEAD_MEMORY_SHARE) + 1
     assert orchestrate.fits_beside(block, descriptors, enough, held)
     assert not orchestrate.fits_beside(block, descriptors, enough - (1 << 20), held)
     assert not orchestrate.fits_beside(block, descriptors, None, held)

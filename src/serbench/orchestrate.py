@@ -24,6 +24,7 @@ from serbench.runners import RunnerSpec, describe_all, discover
 from serbench.schedule import Block, Cell, Checked, ReadyAhead, SlowShare
 from serbench.store import CellKey, Store, decode_json
 from serbench.timing import (
+    AHEAD_MEMORY_SHARE,
     CELL_TIMEOUT_S,
     HELD_PER_CELL,
     MEMORY_SHARE,
@@ -236,12 +237,13 @@ def fits_beside(
     held: Mapping[str, float],
 ) -> bool:
     """Whether a block may get ready while the block before it measures: its processes'
-    expected bytes within MEMORY_SHARE of the memory available now, with the measuring
+    expected bytes within AHEAD_MEMORY_SHARE of the memory available now, with the measuring
     block's processes started, prepared and warmed up (their data allocated, their heaps
-    grown); the other half is the headroom a block is planned with. Reckoning the measuring
-    block by its `held` factors instead (upper bounds, from one large dataset at a time)
-    counted a quick block of 298 cells of 2.1 MB at 11.7 GB where it held 3.8 GB, and kept
-    the larger quick datasets from getting ready ahead (docs/method.md)."""
+    grown). Reckoning the measuring block by its `held` factors instead (upper bounds, from
+    one large dataset at a time) counted a quick block of 298 cells of 2.1 MB at 11.7 GB
+    where it held 3.8 GB, and kept the larger quick datasets from getting ready ahead; the
+    next block's own reckoning is that upper bound still, so it may take more of what is
+    left than half (docs/method.md)."""
     if memory_now is None:
         return False  # cannot tell: one block at a time, as planned
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -250,7 +252,7 @@ def fits_beside(
     expected = sum(
         _held_bytes(n, held, max(_expanded_bytes(descriptors[ds]), 1)) for ds, n in counts.items()
     )
-    return expected <= MEMORY_SHARE * memory_now
+    return expected <= AHEAD_MEMORY_SHARE * memory_now
 
 
 def blocks(

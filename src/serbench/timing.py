@@ -187,9 +187,13 @@ CELL_TIMEOUT_S: Final[dict[str, float]] = {"quick": 120.0, "standard": 600.0, "f
 HELD_PER_CELL: Final = 8
 # a block's processes together hold at most this share of the memory available when the
 # run is planned (every runner's processes are side by side: 24 at standard on S5 filled
-# 22 of 24 GB, and one was killed), and a block getting ready ahead this share of what is
-# available while the block before it measures
+# 22 of 24 GB, and one was killed)
 MEMORY_SHARE: Final = 0.5
+# a block getting ready ahead is reckoned at most this share of what is available while the
+# block before it measures, that block's processes already grown: the reckoning is an upper
+# bound (S2 Test3 reckoned 11.7 GB, both S2 blocks held 3.8 GB), and at half neither S2
+# Test3 nor Test4 ever got ready ahead on 24 GB (docs/method.md, "S2 Test3 and Test4 ahead")
+AHEAD_MEMORY_SHARE: Final = 0.75
 # share of a --budget kept for tie-break processes while the rounds run
 TIEBREAK_RESERVE: Final = 0.15
 # --precision may take this many times the profile's slices and measuring time
