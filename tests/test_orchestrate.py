@@ -423,7 +423,7 @@ def test_a_block_fits_in_the_memory_the_machine_has() -> None:
         assert len(block) * HELD_PER_CELL * size <= MEMORY_SHARE * memory
 
 
-def test_a_block_gets_ready_ahead_in_a_share_of_the_memory_left_beside_the_measuring_one() -> None:
+def test_a_block_gets_ready_ahead_in_a_share_of_the_memory_left_beside_one_measuring() -> None:
     """The next block may get ready while one measures when its expected bytes fit in
     AHEAD_MEMORY_SHARE of the memory available then (the measuring block's processes
     already hold theirs); a machine that cannot tell runs one block at a time."""

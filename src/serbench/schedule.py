@@ -205,7 +205,6 @@ class OpState:
     warm_compiling: list[bool] = field(default_factory=list)
     warm_ns: int = 0
     warm_ops: int = 0  # operations x messages run in warm-up (tiered JITs count these)
-    warm_fastest: float | None = None  # the fastest wall time per operation of a warm-up sample
     steady: bool | None = None
     measured_ns: int = 0
     samples: dict[str, list[int] | None] = field(
@@ -222,7 +221,6 @@ class OpState:
         if self.phase == "measure":
             self.phase, self.steady = "warmup", None
         self.warm_best, self.warm_compiling, self.warm_ns, self.warm_ops = [], [], 0, 0
-        self.warm_fastest = None
 
 
 class _Interrupted(Exception):
@@ -455,8 +453,6 @@ class Block:
             st.iterations * len(reply["wall_ns"]) * max(st.common.get("messages") or 1, 1)
         )
         st.warm_best.append(min(spent) / st.iterations)
-        fastest = min(reply["wall_ns"]) / st.iterations
-        st.warm_fastest = fastest if st.warm_fastest is None else min(st.warm_fastest, fastest)
         st.warm_compiling.append(bool(reply.get("compile_ns")))
         if min(reply["wall_ns"]) < t.min_sample_ns // 2:
             st.iterations *= 2  # compiled code got faster: keep samples long, slices few
@@ -598,11 +594,6 @@ class Block:
                 "spent_ns": st.warm_ns,  # the thread's CPU time where reported, else wall
                 "operations": st.warm_ops,
                 "steady": st.steady,
-                # per operation, the fastest warm-up sample by the wall clock and by the clock
-                # spent_ns uses: what a process's measured slices can be held against
-                # (docs/method.md, "a process's warm-up as a reference")
-                "fastest_ns": st.warm_fastest,
-                "fastest_spent_ns": min(st.warm_best, default=None),
             },
             "peak_alloc_bytes": self._peak_alloc(st),
         }
