@@ -17,6 +17,7 @@ import pytest
 from conftest import assert_resumed_run_complete
 
 from serbench import datasets, orchestrate, report, schedule
+from serbench.report.text import agreement_facts
 from serbench.runners import PYTHON, RunnerSpec
 from serbench.store import Store
 from serbench.timing import PRECISION_CAP
@@ -474,3 +475,43 @@ def test_a_runner_that_holds_more_per_cell_is_spread_over_more_blocks() -> None:
     assert sorted((c for block in both for c in block), key=str) == sorted(cells, key=str)
     for block in both:
         assert sum(held[c.runner] * size for c in block) <= MEMORY_SHARE * memory
+
+
+@pytest.mark.parametrize("stretched", [0, 2])
+def test_a_block_measured_in_a_slow_stretch_is_measured_again(
+    state: Path, stretched: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """log-records' block runs 1.5x slow in its two processes (a slow stretch of the machine,
+    every cell alike): its reference cells read it against android-users' block, and the
+    block is measured again in fresh processes whose results replace the stretched ones."""
+    monkeypatch.setenv("FAKE_DATASETS", "android-users,log-records")
+    monkeypatch.setenv("FAKE_STRETCH", f"log-records:{state / 'stretch'}:{stretched}")
+    store = Store(state / "s.sqlite")
+    config = _quick(datasets=["android-users", "log-records"], serializers=["good"])
+    config.timing = {**config.timing, "tiebreak_processes": 0}
+    run_id = _run(config, store)
+    blocks = json.loads(store.run(run_id)["environment"])["blocks"]
+    first = {b["datasets"][0]: b for b in blocks if not b.get("again")}
+    again = [b for b in blocks if b.get("again")]
+    assert first["android-users"]["stretch"] == pytest.approx(1.0, rel=0.02)
+    assert not first["android-users"]["measured_again"]
+    if stretched:
+        assert first["log-records"]["stretch"] == pytest.approx(1.5, rel=0.02)
+        assert first["log-records"]["measured_again"]
+        assert [b["datasets"] for b in again] == [["log-records"]]
+        assert again[0]["stretch"] == pytest.approx(1.0, rel=0.02)
+    else:
+        assert first["log-records"]["stretch"] == pytest.approx(1.0, rel=0.02)
+        assert not first["log-records"]["measured_again"] and not again
+    # the reference cells are timed, never stored; the stretched figures are replaced
+    rows = store.results(run_id)
+    assert {(r["serializer"], r["dataset"], r["process"]) for r in rows} == {
+        ("good", d, p) for d in ("android-users", "log-records") for p in range(2)
+    }
+    built = report.build(store, run_id)
+    good = {r.serializer: r for r in built.tables["log-records"]}["good"].ops["encode"]
+    assert good.headline_ns == pytest.approx(FAKE_BASE_NS, rel=0.01)
+    # the report's header says which block was measured again, with both readings
+    said = dict(agreement_facts(built)).get("measured again after a slow stretch")
+    assert (said or "").startswith("log-records 1.50x, again 1.00x" if stretched else "")
+    assert (said is not None) == bool(stretched)

@@ -30,6 +30,8 @@ from serbench.timing import (
     MEMORY_SHARE,
     PRECISION_CAP,
     PROFILES,
+    REFERENCE_CELL,
+    STRETCH_FACTOR,
     TIEBREAK_RESERVE,
     Timing,
 )
@@ -294,6 +296,9 @@ def blocks(
     return out
 
 
+Paced = list[tuple[list[Cell], dict[tuple[str, str], float]]]  # a block's cells, its pace
+
+
 class Progress(Protocol):
     def __call__(self, description: str, finished: int, more: int = 0) -> None:
         """``finished`` operations done; ``more`` operations added to the run's total."""
@@ -386,22 +391,49 @@ def execute(
 
     def measured(cells: list[Cell]) -> int:
         """The cell operations these cells will store (a warmed neighbour stores none)."""
-        return sum(not c.warm_only for c in cells) * len(ops)
+        return sum(c.stored for c in cells) * len(ops)
 
-    def run_blocks(cells: list[Cell], reserve: float = 0.0, rounds: bool = False) -> None:
+    reference_runners = {
+        name
+        for name, described in the_plan.describes.items()
+        for s in described["serializers"]
+        if s["name"] == REFERENCE_CELL[0]
+        and _applicability(described, s, REFERENCE_CELL[1]).get("applicable")
+    }
+
+    def with_reference(block: list[Cell]) -> list[Cell]:
+        """The block and, in each of its runner processes that lacks it, the reference cell."""
+        serializer, dataset = REFERENCE_CELL
+        own = {c.slot for c in block if (c.serializer, c.dataset) == REFERENCE_CELL}
+        slots = sorted({c.slot for c in block} - own)
+        return block + [
+            Cell(r, serializer, dataset, p, reference=True)
+            for r, p in slots
+            if r in reference_runners
+        ]
+
+    def run_blocks(
+        cells: list[Cell], reserve: float = 0.0, rounds: bool = False, reference: bool = False
+    ) -> Paced:
+        """Plan and run the blocks of these cells; ``reference``: each block times the
+        reference cell too, and its stored cells are returned with what it read."""
         nonlocal announced
-        for name in {c.dataset for c in cells} - descriptors.keys():
+        wanted = {c.dataset for c in cells} | ({REFERENCE_CELL[1]} if reference else set())
+        for name in wanted - descriptors.keys():
             descriptors[name] = descriptor(name, config.scale)
         wire = {name: on_the_wire(d) for name, d in descriptors.items()}
         if config.measure == instructions.UNIT:
             instructions.execute(
                 cells, ops, the_plan.specs, wire, config.scale, config.cell_timeout, save, progress
             )
-            return
+            return []
         held = {name: spec.held_per_cell for name, spec in the_plan.specs.items()}
         memory = available_memory()
         planned = blocks(cells, descriptors, timing, rng, memory, held)
+        if reference:
+            planned = [with_reference(b) for b in planned]
         weights = [len(b) for b in planned]
+        paced: Paced = []
 
         def block(k: int) -> Block:
             return Block(
@@ -443,6 +475,7 @@ def execute(
                     current.measure()
                 finally:
                     current.close()
+                paced.append(([c for c in planned[k] if c.stored], current.reference_times()))
                 if rounds and timing.tiebreak_processes:
                     # the tie-break work this block leaves, known now: the time left counts it
                     more = measured(tiebreak_cells(timing.processes, planned[k][0].dataset))
@@ -451,10 +484,17 @@ def execute(
         finally:
             if ahead is not None:  # the run stopped: the block getting ready ends with it
                 ahead.abandon()
+        return paced
 
-    run_blocks(todo, TIEBREAK_RESERVE if timing.tiebreak_processes else 0.0, rounds=True)
+    check = timing.stretch_check and config.measure != instructions.UNIT
+    paced = run_blocks(
+        todo, TIEBREAK_RESERVE if timing.tiebreak_processes else 0.0, rounds=True, reference=check
+    )
     if config.measure == instructions.UNIT:
         return  # counts are deterministic: processes agree or a runner is broken
+    if check:
+        blocks_read = remeasure_stretched(paced, run_blocks, len(ops), progress, budget)
+        store.note_environment(run_id, {"blocks": blocks_read})
     for extra in range(timing.tiebreak_processes):
         cells = tiebreak_cells(timing.processes + extra)
         if not cells or (budget and budget.left() <= 0):
@@ -464,6 +504,54 @@ def execute(
         announced = 0
         progress(f"tie-break: {len(blocks_to_redo)} blocks with unsettled cells", 0, more)
         run_blocks(cells)
+
+
+class RunBlocks(Protocol):
+    def __call__(
+        self, cells: list[Cell], reserve: float = 0.0, rounds: bool = False, reference: bool = False
+    ) -> Paced: ...
+
+
+def remeasure_stretched(
+    paced: Paced,
+    run_blocks: RunBlocks,
+    operations: int,
+    progress: Progress,
+    budget: Budget | None,
+) -> list[dict[str, Any]]:
+    """Blocks whose reference cells ran STRETCH_FACTOR times slower than in the run's fastest
+    block were measured in a slow stretch of the machine: they are measured again once, in
+    fresh processes, their results replacing the stretched ones (the same processes' keys).
+    Returns what every block read, the second blocks after the first."""
+    stretch = stats.block_stretch([reading for _, reading in paced])
+    stretched = [
+        x is not None and x >= STRETCH_FACTOR and bool(c)
+        for (c, _), x in zip(paced, stretch, strict=True)
+    ]
+    again = [c for (c, _), s in zip(paced, stretched, strict=True) if s]
+    second: Paced = []
+    if again and not (budget and budget.left() <= 0):
+        cells = [c for b in again for c in b]
+        names = ", ".join(sorted({c.dataset for c in cells}))
+        progress(f"measured again (a slow stretch): {names}", 0, len(cells) * operations)
+        second = run_blocks(cells, reference=True)
+    read = stats.block_stretch([reading for _, reading in [*paced, *second]])
+
+    def entry(cells: list[Cell], x: float | None, **more: bool) -> dict[str, Any]:
+        return {
+            "datasets": sorted({c.dataset for c in cells}),
+            "cells": len(cells),
+            "stretch": x,
+            **more,
+        }
+
+    first = [
+        entry(c, x, measured_again=s and bool(second))
+        for (c, _), x, s in zip(paced, stretch, stretched, strict=True)
+    ]
+    return first + [
+        entry(c, x, again=True) for (c, _), x in zip(second, read[len(paced) :], strict=True)
+    ]
 
 
 def unsettled(store: Store, run_id: int, dataset: str | None = None) -> set[tuple[str, str, str]]:

@@ -42,6 +42,7 @@ from serbench.timing import (
     LONG_SAMPLE,
     MAX_ITERATIONS,
     RECALIBRATE,
+    REFERENCE_CELL,
     STANDARD,
     TIME_CELL_TIMEOUT_S,
     Timing,
@@ -123,10 +124,18 @@ class Cell:
     # stored: a tiered JIT's tie-break process compiles its unsettled cells with the
     # neighbours they had, whose own figures are settled already
     warm_only: bool = False
+    # the run's reference cell (timing.REFERENCE_CELL) added to a block of another dataset:
+    # measured, read as the block's pace (Block.reference_times), never stored
+    reference: bool = False
 
     @property
     def id(self) -> str:
         return f"{self.serializer}@{self.dataset}"
+
+    @property
+    def stored(self) -> bool:
+        """Its results go to the store (a warmed neighbour's and a reference cell's do not)."""
+        return not (self.warm_only or self.reference)
 
     @property
     def serializer_at(self) -> tuple[str, str, str]:
@@ -269,6 +278,8 @@ class Block:
         # and counted by the run's thread when it takes the block over
         self._outbox: list[tuple[Cell, str, dict[str, Any]]] | None = None
         self._abandoned = False  # the run stopped while the block got ready: start nothing
+        # per (runner, operation): the reference cell's slices in this block, per operation
+        self.reference_slices: dict[tuple[str, str], list[float]] = collections.defaultdict(list)
 
     # --- sessions and faults -------------------------------------------------------------
 
@@ -289,7 +300,7 @@ class Block:
             self._finish(cell, op, {"status": "error", "error": {"code": code, "message": message}})
 
     def _finish(self, cell: Cell, op: str, result: dict[str, Any]) -> None:
-        if cell.warm_only:
+        if not cell.stored:
             return
         if self._outbox is not None:
             self._outbox.append((cell, op, result))
@@ -582,6 +593,14 @@ class Block:
 
     def _done(self, st: OpState) -> None:
         self.states.remove(st)
+        if (st.cell.serializer, st.cell.dataset) == REFERENCE_CELL:
+            self.reference_slices[(st.cell.runner, st.op)] += [
+                x / st.iterations for x in st.slice_best
+            ]
+        if st.cell.reference:
+            if not any(s.cell == st.cell for s in self.states):
+                self._release(st.cell)
+            return
         timing = {
             "iterations": st.iterations,
             **st.samples,
@@ -693,6 +712,11 @@ class Block:
                     self._measure(st)
                 if st.phase == "done" and st in self.states:
                     self._done(st)
+
+    def reference_times(self) -> dict[tuple[str, str], float]:
+        """Per (runner, operation) the reference cell's headline in this block, its processes
+        pooled (stats.block_stretch compares them across blocks)."""
+        return {k: stats.headline(v) for k, v in self.reference_slices.items() if v}
 
     def close(self) -> None:
         for session in list(self.sessions.values()):

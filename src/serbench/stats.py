@@ -384,3 +384,24 @@ def process_interval(e: Estimate, prior: Prior | None) -> Estimate:
 def ratio_ci(a: Estimate, b: Estimate) -> tuple[float, float, float]:
     """a/b with a conservative interval from the two headline intervals."""
     return (a.headline_ns / b.headline_ns, a.ci_low_ns / b.ci_high_ns, a.ci_high_ns / b.ci_low_ns)
+
+
+def block_stretch(
+    blocks: list[dict[tuple[str, str], float]],
+) -> list[float | None]:
+    """How much slower each block ran than the run's fastest, from the reference cell's
+    headline per (runner, operation) in each block (schedule.Block.reference_times): per
+    block the median, over the keys that at least one other block read too, of its time over
+    the fastest block's; None where no such key was read. The same work in every block, so
+    a whole block measured in a slow stretch of the machine reads above 1 on every runner,
+    where one runner's process that compiled its reference cell differently moves one key."""
+    seen: dict[tuple[str, str], list[float]] = {}
+    for reading in blocks:
+        for key, ns in reading.items():
+            seen.setdefault(key, []).append(ns)
+    fastest = {k: min(v) for k, v in seen.items() if len(v) >= 2}
+    out: list[float | None] = []
+    for reading in blocks:
+        ratios = [ns / fastest[k] for k, ns in reading.items() if k in fastest and fastest[k] > 0]
+        out.append(float(np.median(ratios)) if ratios else None)
+    return out

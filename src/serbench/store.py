@@ -168,6 +168,17 @@ class Store:
                 update(runs).where(runs.c.id == run_id).values(status=status, finished_at=_now())
             )
 
+    def note_environment(self, run_id: int, fields: dict[str, Any]) -> None:
+        """Add what the run learnt about its machine while it ran to its environment record."""
+        row = self.run(run_id)
+        if row is None:
+            raise LookupError(f"no run {run_id}")
+        environment = {**json.loads(row["environment"]), **fields}
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(runs).where(runs.c.id == run_id).values(environment=json.dumps(environment))
+            )
+
     def run(self, run_id: int | None = None) -> RowMapping | None:
         query = select(runs).order_by(runs.c.id.desc()).limit(1)
         if run_id is not None:

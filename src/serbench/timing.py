@@ -70,6 +70,11 @@ class Timing:
     # measuring on costs slices, where a tie-break process costs a start, a warm-up and its
     # neighbours' slices too (docs/method.md, "measuring on where no process confirmed")
     unconfirmed_budgets: int = 1
+    # every block of the rounds also times the reference cell (REFERENCE_CELL) in each of its
+    # runner processes; a block whose reference cells ran STRETCH_FACTOR times slower than in
+    # the run's fastest block was measured in a slow stretch of the machine and is measured
+    # again (docs/method.md, "a block inside a slow stretch is measured again")
+    stretch_check: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -106,6 +111,7 @@ QUICK = Timing(
     rewarm=True,
     warm_ahead=True,
     unconfirmed_budgets=3,
+    stretch_check=True,
 )
 STANDARD = Timing(
     min_sample_ns=1_000_000,
@@ -129,6 +135,7 @@ STANDARD = Timing(
     tiebreak_processes=1,
     rewarm=True,
     warm_ahead=True,
+    stretch_check=True,
 )
 PROFILES = {"quick": QUICK, "standard": STANDARD, "full": STANDARD}
 
@@ -142,6 +149,7 @@ def one_slice(sample_ns: int, samples: int, warmup_max_ns: int | None = None) ->
         processes=1,
         tiebreak_processes=0,
         warm_ahead=False,
+        stretch_check=False,
         peak_alloc=False,
         min_sample_ns=sample_ns,
         slice_samples=samples,
@@ -194,6 +202,14 @@ MEMORY_SHARE: Final = 0.5
 # bound (S2 Test3 reckoned 11.7 GB, both S2 blocks held 3.8 GB), and at half neither S2
 # Test3 nor Test4 ever got ready ahead on 24 GB (docs/method.md, "S2 Test3 and Test4 ahead")
 AHEAD_MEMORY_SHARE: Final = 0.75
+# the reference cell (serializer, dataset) every block of the rounds times in each runner
+# process: the same work in every block, a few nanoseconds to a microsecond, on a dataset
+# every runner takes; its times from block to block read how fast the machine was
+REFERENCE_CELL: Final = ("noop", "android-users")
+# a block whose reference cells ran this many times slower (median over runners and
+# operations) than in the run's fastest block is measured again: over five main jobs every
+# block read 1.00-1.12 of the machine's record, one quick block in a stretch 1.57
+STRETCH_FACTOR: Final = 1.25
 # share of a --budget kept for tie-break processes while the rounds run
 TIEBREAK_RESERVE: Final = 0.15
 # --precision may take this many times the profile's slices and measuring time

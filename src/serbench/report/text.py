@@ -85,6 +85,28 @@ def stretch_words(noise: dict[str, Any]) -> str:
     )
 
 
+def measured_again(blocks: list[dict[str, Any]]) -> str | None:
+    """The blocks a run measured again after a slow stretch (orchestrate.remeasure_stretched),
+    in words; None if it measured none again."""
+    first = [b for b in blocks if b.get("measured_again")]
+    if not first:
+        return None
+    second = {tuple(b["datasets"]): b["stretch"] for b in blocks if b.get("again")}
+
+    def pace(x: float | None) -> str:
+        return "?" if x is None else f"{x:.2f}x"
+
+    said = "; ".join(
+        f"{', '.join(names)} {pace(b['stretch'])}, again {pace(second.get(names))}"
+        for b in first
+        for names in [tuple(b["datasets"])]
+    )
+    return (
+        f"{said} (the reference cell's time in the block against the run's fastest block; "
+        "the second block's results replace the first's)"
+    )
+
+
 def during_the_run(share: float) -> str:
     """The run's own slow share in words (model.slow_share)."""
     return f"{100 * share:.0f}% of the run's measured slices outside their cell's fast mode"
@@ -112,6 +134,9 @@ def agreement_facts(report: RunReport) -> list[tuple[str, str]]:
     during = slow_share(report)
     if during is not None:
         facts.append(("machine noise during the run", during_the_run(during)))
+    again = measured_again((report.run.get("environment") or {}).get("blocks") or [])
+    if again:
+        facts.append(("measured again after a slow stretch", again))
     if count.rows_without:
         facts.append(("without a single figure", count.sentence()))
     if report.run_wide:
