@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from serbench.report.text import fmt_est
-from serbench.stats import estimate, hierarchical_ci, slice_medians
+from serbench.stats import block_stretch, estimate, hierarchical_ci, slice_medians
 
 
 def _timing(values: list[float], iterations: int = 10) -> dict:
@@ -120,3 +120,19 @@ def test_a_fastest_process_no_other_confirms_within_ten_percent_leaves_no_single
     assert slower.processes_disagree and slower.processes_agreeing == 1
     text = fmt_est(apart)  # the range, never one number
     assert text.startswith("varies ") and "–1.15 µs" in text and "±" not in text
+
+
+def test_block_stretch_reads_a_whole_block_not_one_runner() -> None:
+    """A block whose reference cells all ran 1.5x reads 1.5; one runner's process that
+    compiled its reference 2x slower moves one key of many and not the block; a key no other
+    block read, or a block that read nothing, says nothing."""
+    keys = [(r, op) for r in ("cpp", "go", "java", "rust") for op in ("encode", "decode")]
+    base = {k: 10.0 + i for i, k in enumerate(keys)}
+    stretched = {k: 1.5 * v for k, v in base.items()}
+    one_runner = {k: (2 * v if k[0] == "java" else 1.02 * v) for k, v in base.items()}
+    alone = {("objc", "encode"): 100.0}
+    got = block_stretch([base, stretched, one_runner, alone, {}])
+    assert got[0] == pytest.approx(1.0)
+    assert got[1] == pytest.approx(1.5)
+    assert got[2] == pytest.approx(1.02)
+    assert got[3] is None and got[4] is None
