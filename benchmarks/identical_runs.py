@@ -197,6 +197,7 @@ def main() -> None:
     runs: dict[str, list[dict[str, Any]]] = {v: [] for v in versions}
     seconds: dict[str, list[float]] = {v: [] for v in versions}
     probes: dict[str, list[dict[str, Any]]] = {v: [] for v in versions}
+    blocks: dict[str, list[list[dict[str, Any]]]] = {v: [] for v in versions}  # their stretch
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.runs):
             for name, tree in versions.items():
@@ -205,10 +206,14 @@ def main() -> None:
                 result = one_run(serbench, args, db, tree)
                 runs[name].append(cells(result))
                 seconds[name].append(time.monotonic() - t0)
-                probes[name].append((result["run"].get("environment") or {}).get("noise") or {})
+                environment = result["run"].get("environment") or {}
+                probes[name].append(environment.get("noise") or {})
+                blocks[name].append(environment.get("blocks") or [])
+                again = [", ".join(b["datasets"]) for b in blocks[name][-1] if b.get("again")]
                 print(
                     f"{name} run {i + 1}/{args.runs}: {seconds[name][-1]:.0f} s; "
-                    f"{probe_words(probes[name][-1])}",
+                    f"{probe_words(probes[name][-1])}"
+                    + (f"; measured again: {'; '.join(again)}" if again else ""),
                     file=sys.stderr,
                 )
     out = {}
@@ -220,6 +225,7 @@ def main() -> None:
             "runs": runs[name],
             "seconds": seconds[name],
             "probes": probes[name],
+            "blocks": blocks[name],
             "rows": rows,
         }
     if args.json:
