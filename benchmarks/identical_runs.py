@@ -186,6 +186,8 @@ def main() -> None:
     ap.add_argument("--baseline-tree", type=Path, help="alternate with this checkout's runs")
     ap.add_argument("extra", nargs="*", help="more `serbench run` options, after --")
     args = ap.parse_args()
+    if args.runs < 2:
+        ap.error("--runs: at least 2 (one run has nothing to agree with)")
     args.serializer = args.serializer or SELECTION
     args.dataset = args.dataset or DATASETS
     serbench = shlex.split(args.serbench)
