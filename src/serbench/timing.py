@@ -208,8 +208,8 @@ AHEAD_MEMORY_SHARE: Final = 0.75
 REFERENCE_CELL: Final = ("noop", "android-users")
 # a block whose reference cells ran this many times slower (median over runners and
 # operations) than in the run's fastest block is measured again: its figures would sit
-# outside the +-10% that a re-run is asked to agree within; ordinary blocks read 1.01-1.04
-# (21 on 2026-11-29), blocks in a stretch 1.57 and 1.64 (docs/method.md)
+# outside the +-10% that a re-run is asked to agree within; ordinary blocks read 1.00-1.06
+# (35 on 2026-11-29), blocks in a stretch 1.57 and 1.64 (docs/method.md)
 STRETCH_FACTOR: Final = 1.15
 # share of a --budget kept for tie-break processes while the rounds run
 TIEBREAK_RESERVE: Final = 0.15
