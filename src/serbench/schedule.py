@@ -278,7 +278,7 @@ class Block:
         # and counted by the run's thread when it takes the block over
         self._outbox: list[tuple[Cell, str, dict[str, Any]]] | None = None
         self._abandoned = False  # the run stopped while the block got ready: start nothing
-        # per (runner, operation): the reference cell's slices in this block, per operation
+        # per (runner, operation): the reference cell's slices in this block, each per operation
         self.reference_slices: dict[tuple[str, str], list[float]] = collections.defaultdict(list)
 
     # --- sessions and faults -------------------------------------------------------------
@@ -597,26 +597,25 @@ class Block:
             self.reference_slices[(st.cell.runner, st.op)] += [
                 x / st.iterations for x in st.slice_best
             ]
-        if st.cell.reference:
-            if not any(s.cell == st.cell for s in self.states):
-                self._release(st.cell)
-            return
-        timing = {
-            "iterations": st.iterations,
-            **st.samples,
-            "slice_sizes": st.slice_sizes,
-            "slice_at_ns": st.slice_at_ns,
-            "confirmed": st.confirmed,
-            "compile_ns": st.compile_ns,
-            "warmup": {
-                "slices": len(st.warm_best),
-                "spent_ns": st.warm_ns,  # the thread's CPU time where reported, else wall
-                "operations": st.warm_ops,
-                "steady": st.steady,
-            },
-            "peak_alloc_bytes": self._peak_alloc(st),
-        }
-        self._finish(st.cell, st.op, {**st.common, "status": "ok", "error": None, "timing": timing})
+        if st.cell.stored:
+            timing = {
+                "iterations": st.iterations,
+                **st.samples,
+                "slice_sizes": st.slice_sizes,
+                "slice_at_ns": st.slice_at_ns,
+                "confirmed": st.confirmed,
+                "compile_ns": st.compile_ns,
+                "warmup": {
+                    "slices": len(st.warm_best),
+                    "spent_ns": st.warm_ns,  # the thread's CPU time where reported, else wall
+                    "operations": st.warm_ops,
+                    "steady": st.steady,
+                },
+                "peak_alloc_bytes": self._peak_alloc(st),
+            }
+            self._finish(
+                st.cell, st.op, {**st.common, "status": "ok", "error": None, "timing": timing}
+            )
         if not any(s.cell == st.cell for s in self.states):
             self._release(st.cell)
 
