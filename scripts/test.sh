@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
-scripts/setup.sh
+scripts/setup.sh --tests
 export SERBENCH_REQUIRE_RUNNERS=1
 exec .venv/bin/python -m pytest -q "$@"

@@ -67,6 +67,43 @@ def test_every_build_sees_the_datasets_folders(fake_runners: dict[str, Path]) ->
         assert f"built {name} in " in result.output
 
 
+def test_two_builds_run_at_once_and_a_failed_one_is_reported(
+    fake_runners: dict[str, Path],
+) -> None:
+    """Each build waits for the other to have started: built one after the other, the first
+    gives up after 10 s and fails. A third runner's failing build is reported beside them."""
+    root = fake_runners["plain"].parent
+    wait = (
+        "import pathlib, sys, time\n"
+        "pathlib.Path(sys.argv[1]).touch()\n"
+        "deadline = time.monotonic() + 10\n"
+        "while not pathlib.Path(sys.argv[2]).exists():\n"
+        "    if time.monotonic() > deadline: sys.exit('the other build never started')\n"
+        "    time.sleep(0.05)\n"
+    )
+    for me, other in (("typed", "plain"), ("plain", "typed")):
+        manifest = fake_runners[me] / "runner.json"
+        build = [
+            sys.executable,
+            "-c",
+            wait,
+            str(root / f"{me}.started"),
+            str(root / f"{other}.started"),
+        ]
+        manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "build": [build]}))
+    broken = _runner(root, "broken", False)
+    manifest = broken / "runner.json"
+    build = [sys.executable, "-c", "raise SystemExit('no compiler')"]
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "build": [build]}))
+    found = DISCOVER(root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runners, "discover", lambda root=root: found)
+        result = CliRunner().invoke(cli.app, ["build"])
+    assert result.exit_code == 1, result.output
+    assert "built typed in " in result.output and "built plain in " in result.output
+    assert "build failed broken" in result.output and "no compiler" in result.output
+
+
 def test_registering_rebuilds_typed_model_runners_only(fake_runners: dict[str, Path]) -> None:
     people = FIXTURES / "userdata" / "people.csv"
     result = CliRunner().invoke(cli.app, ["datasets", "add", "people", str(people)])

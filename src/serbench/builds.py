@@ -5,13 +5,22 @@ code covers the registered datasets it finds then."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from serbench import runners
 from serbench.datasets import UnknownName
 from serbench.paths import state_dir
 from serbench.runners import RunnerSpec
+from serbench.userdata.schemas.builtin import write_all
+
+# runner builds at once: each long one (C++ with ninja, Rust with cargo) keeps both cores
+# busy by itself, but Node.js's, Go's, Java's and GNUstep's leave one idle for most of their
+# time (npm and tsc, the Go linker, javac, make), which a second build takes up
+AT_ONCE: Final = 2
 
 
 @dataclass(frozen=True)
@@ -44,13 +53,24 @@ def typed_model(
     return [s for s in selected(names or [], specs) if s.typed_model]
 
 
-def build(spec: RunnerSpec) -> Built:
-    """Run one runner's build (runners.build: its commands, with the datasets' folders in its
-    environment), timed; a failure is returned, not raised."""
+def build(spec: RunnerSpec, schemas: Path) -> Built:
+    """Run one runner's build (runners.build: its commands, with the datasets' folders and
+    the built-in ``schemas`` folder in its environment), timed; a failure is returned, not
+    raised."""
     log = log_path(spec.name)
     started = time.monotonic()
     try:
-        runners.build(spec, log)
+        runners.build(spec, log, schemas)
     except runners.RunnerUnavailable as exc:
         return Built(spec.name, time.monotonic() - started, log, str(exc))
     return Built(spec.name, time.monotonic() - started, log)
+
+
+def build_all(specs: list[RunnerSpec], at_once: int = AT_ONCE) -> Iterator[Built]:
+    """Build the runners, ``at_once`` at a time in the order given, each yielded as it
+    finishes. The built-in schemas every build reads are written once, before any starts."""
+    schemas = write_all()
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        running = [pool.submit(build, spec, schemas) for spec in specs]
+        for done in as_completed(running):
+            yield done.result()

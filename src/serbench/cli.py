@@ -138,13 +138,15 @@ def _register(
 
 
 def _build(specs: list[RunnerSpec], out: Console, dataset: str | None = None) -> bool:
-    """Build each runner, printing how long it took; whether every build succeeded."""
-    ok = True
-    for spec in specs:
-        with out.status(f"building {spec.name} runner"):
-            built = builds.build(spec)
-        listings.print_build(built, out, dataset)
-        ok = ok and built.error is None
+    """Build the runners (builds.AT_ONCE at a time), printing how long each took as it
+    finishes; whether every build succeeded."""
+    ok, left = True, [s.name for s in specs]
+    with out.status(f"building {', '.join(left)}") as status:
+        for built in builds.build_all(specs):
+            listings.print_build(built, out, dataset)
+            ok = ok and built.error is None
+            left.remove(built.runner)
+            status.update(f"building {', '.join(left)}")
     return ok
 
 

@@ -16,7 +16,6 @@ from serbench.paths import DATASETS_DIR, RUNNERS_DIR
 from serbench.timing import DESCRIBE_TIMEOUT_S, HELD_PER_CELL, JitKind
 from serbench.userdata.registry import registry_dir
 from serbench.userdata.schemas.builtin import ENV as schemas_env
-from serbench.userdata.schemas.builtin import write_all
 
 
 @dataclass(frozen=True)
@@ -146,10 +145,10 @@ def build_environment() -> dict[str, str]:
     }
 
 
-def build(spec: RunnerSpec, log: Path) -> None:
-    """Run the runner's build commands; output to log; RunnerUnavailable on failure."""
-    env = {**os.environ, **build_environment()}
-    env[schemas_env] = str(write_all())  # the built-ins' schemas, from their types.json
+def build(spec: RunnerSpec, log: Path, schemas: Path) -> None:
+    """Run the runner's build commands; output to log; RunnerUnavailable on failure.
+    ``schemas``: the folder of the built-in datasets' schemas (written from their types.json)."""
+    env = {**os.environ, **build_environment(), schemas_env: str(schemas)}
     missing = spec.missing_tools()
     if missing:
         raise RunnerUnavailable(f"needs {', '.join(missing)} on PATH")
