@@ -34,7 +34,7 @@ def generate(scale: Scale) -> tuple[list[Any], int]:
 SPEC = DatasetSpec(
     name="log-records",
     scenario="S5",
-    title="a cached log of 100,000 records (C# on .NET, 2010)",
+    title="a cached log of records, 100,000 in the seed (C# on .NET, 2010)",
     framing="single",
     generate=generate,
     schema_dir="log-records",

@@ -33,7 +33,7 @@ def generate(scale: Scale) -> tuple[list[Any], int]:
 SPEC = DatasetSpec(
     name="mesh",
     scenario="S6",
-    title="a mesh of 125,000 triangles of float32 vectors (Rust, rust_serialization_benchmark)",
+    title="float32-vector triangles, 125,000 in the seed (Rust, rust_serialization_benchmark)",
     framing="single",
     generate=generate,
     schema_dir="mesh",
