@@ -30,6 +30,12 @@ def _runner(root: Path, name: str, typed: bool) -> Path:
     return folder
 
 
+def _set_build(folder: Path, command: list[str]) -> None:
+    """The runner's build: this one command."""
+    manifest = folder / "runner.json"
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "build": [command]}))
+
+
 def _builds(folder: Path) -> list[dict]:
     marker = folder / "builds.jsonl"
     return [json.loads(line) for line in marker.read_text().splitlines()] if marker.exists() else []
@@ -68,7 +74,7 @@ def test_every_build_sees_the_datasets_folders(fake_runners: dict[str, Path]) ->
 
 
 def test_two_builds_run_at_once_and_a_failed_one_is_reported(
-    fake_runners: dict[str, Path],
+    fake_runners: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each build waits for the other to have started: built one after the other, the first
     gives up after 10 s and fails. A third runner's failing build is reported beside them."""
@@ -82,23 +88,13 @@ def test_two_builds_run_at_once_and_a_failed_one_is_reported(
         "    time.sleep(0.05)\n"
     )
     for me, other in (("typed", "plain"), ("plain", "typed")):
-        manifest = fake_runners[me] / "runner.json"
-        build = [
-            sys.executable,
-            "-c",
-            wait,
-            str(root / f"{me}.started"),
-            str(root / f"{other}.started"),
-        ]
-        manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "build": [build]}))
+        started = [str(root / f"{me}.started"), str(root / f"{other}.started")]
+        _set_build(fake_runners[me], [sys.executable, "-c", wait, *started])
     broken = _runner(root, "broken", False)
-    manifest = broken / "runner.json"
-    build = [sys.executable, "-c", "raise SystemExit('no compiler')"]
-    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "build": [build]}))
+    _set_build(broken, [sys.executable, "-c", "raise SystemExit('no compiler')"])
     found = DISCOVER(root)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runners, "discover", lambda root=root: found)
-        result = CliRunner().invoke(cli.app, ["build"])
+    monkeypatch.setattr(runners, "discover", lambda root=root: found)
+    result = CliRunner().invoke(cli.app, ["build"])
     assert result.exit_code == 1, result.output
     assert "built typed in " in result.output and "built plain in " in result.output
     assert "build failed broken" in result.output and "no compiler" in result.output

@@ -18,8 +18,9 @@ from serbench.runners import RunnerSpec
 from serbench.userdata.schemas.builtin import write_all
 
 # runner builds at once: each long one (C++ with ninja, Rust with cargo) keeps both cores
-# busy by itself, but Node.js's, Go's, Java's and GNUstep's leave one idle for most of their
-# time (npm and tsc, the Go linker, javac, make), which a second build takes up
+# busy by itself, but Node.js's, Go's and GNUstep's leave one idle for most of their time
+# (npm and tsc, the Go linker, make): 111 idle core-seconds of 610 s one at a time, 20 two at
+# a time (605 s; the gain in wall time is within the machine's variation, docs/method.md)
 AT_ONCE: Final = 2
 
 
