@@ -515,3 +515,50 @@ def test_a_block_measured_in_a_slow_stretch_is_measured_again(
     said = dict(agreement_facts(built)).get("measured again after a slow stretch")
     assert (said or "").startswith("log-records 1.50x, again 1.00x" if stretched else "")
     assert (said is not None) == bool(stretched)
+
+
+@pytest.mark.parametrize("stretched", [0, 2])
+def test_a_datasets_tie_break_joins_a_later_block_and_is_decided_again_after_a_stretch(
+    state: Path, stretched: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lucky's processes disagree in the first dataset (its first process runs 1.5x): that
+    dataset's tie-break process joins the third dataset's block, the first not yet getting
+    ready when the first is done, instead of a tail of tie-break blocks after the rounds.
+    When the first dataset's block was in a slow stretch, it is measured again and its
+    tie-break, decided on the stretched figures, is dropped and decided again."""
+    names = ["android-users", "log-records", "pb-vs-msgpack-test1"]
+    monkeypatch.setenv("FAKE_DATASETS", ",".join(names))
+    monkeypatch.setenv("FAKE_PROCESS_COUNTER", str(state / "processes"))
+    monkeypatch.setenv("FAKE_STRETCH", f"{names[0]}:{state / 'stretch'}:{stretched}")
+    plan_blocks = orchestrate.blocks
+
+    def in_order(*args: Any, **kwargs: Any) -> list[list[schedule.Cell]]:
+        return sorted(plan_blocks(*args, **kwargs), key=lambda b: names.index(b[0].dataset))
+
+    monkeypatch.setattr(orchestrate, "blocks", in_order)
+    measured: list[set[tuple[str, str, int]]] = []
+    measure = schedule.Block.measure
+
+    def record(self: schedule.Block) -> None:
+        measured.append(
+            {(c.serializer, c.dataset, c.process) for c in self.cells if not c.reference}
+        )
+        measure(self)
+
+    monkeypatch.setattr(schedule.Block, "measure", record)
+    store = Store(state / "j.sqlite")
+    config = _quick(datasets=names, serializers=["lucky", "good"])
+    config.timing = {**config.timing, "min_slices": 10}  # enough to tell 1.5x apart
+    run_id = _run(config, store)
+    rounds = [{d for _, d, p in b if p < 2} for b in measured]
+    tie_breaks = [{d for _, d, p in b if p == 2} for b in measured]
+    assert rounds[:3] == [{n} for n in names]
+    assert tie_breaks[2] == {names[0]}  # beside the third dataset's rounds
+    assert all(r for r in rounds[: len(rounds) - 1 if stretched else None])  # no tail
+    stored = {(r["serializer"], r["dataset"], r["process"]) for r in store.results(run_id)}
+    if stretched:  # measured again, at 1.0 both: settled, no tie-break left
+        assert rounds[3:] == [{names[0]}]
+        assert ("lucky", names[0], 2) not in stored
+    else:
+        assert ("lucky", names[0], 2) in stored
+    assert {p for _, d, p in stored if d != names[0]} == {0, 1}

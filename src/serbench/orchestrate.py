@@ -2,9 +2,10 @@
 
 A run visits the datasets in a random order; each dataset is one block (or a few, when its
 cells would not fit in memory at once) in which every runner gets `processes` fresh
-processes side by side and all their cells are measured interleaved. Then up to
-`tiebreak_processes` more blocks per runner and dataset time the cells that are not
-settled, with the neighbours they had.
+processes side by side and all their cells are measured interleaved. Up to
+`tiebreak_processes` more processes per runner and dataset time the cells that are not
+settled, with the neighbours they had: the first of them joins the next block that has not
+begun to get ready once the dataset's own blocks are done, the others follow the rounds.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import fnmatch
 import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol, cast
@@ -387,7 +388,9 @@ def execute(
         live = {(c.runner, c.dataset) for c in todo if not c.warm_only}
         return [c for c in todo if (c.runner, c.dataset) in live]
 
-    announced = 0  # tie-break operations already added to the progress total
+    # tie-break operations added to the progress total per dataset, not yet under way
+    announced: dict[str, int] = {}
+    tied: set[str] = set()  # datasets whose tie-break processes joined a later block
 
     def measured(cells: list[Cell]) -> int:
         """The cell operations these cells will store (a warmed neighbour stores none)."""
@@ -416,8 +419,10 @@ def execute(
         cells: list[Cell], reserve: float = 0.0, rounds: bool = False, reference: bool = False
     ) -> Paced:
         """Plan and run the blocks of these cells; ``reference``: each block times the
-        reference cell too, and its stored cells are returned with what it read."""
-        nonlocal announced
+        reference cell too, and its measured cells are returned with what it read.
+        ``rounds``: a dataset's tie-break processes, known once its blocks are done, join the
+        next block that has not begun to get ready (or follow the last in a block of their
+        own), so that they get ready beside other work instead of in a tail of their own."""
         wanted = {c.dataset for c in cells} | ({REFERENCE_CELL[1]} if reference else set())
         for name in wanted - descriptors.keys():
             descriptors[name] = descriptor(name, config.scale)
@@ -432,6 +437,9 @@ def execute(
         planned = blocks(cells, descriptors, timing, rng, memory, held)
         if reference:
             planned = [with_reference(b) for b in planned]
+        paced_blocks = len(planned)  # the blocks after these hold tie-break processes alone
+        parts_left = Counter(b[0].dataset for b in planned)
+        pending: list[Cell] = []  # tie-break processes of finished datasets, to join a block
         weights = [len(b) for b in planned]
         paced: Paced = []
 
@@ -451,12 +459,30 @@ def execute(
                 checked=checked,
             )
 
+        def join_pending(k: int) -> None:
+            """The pending tie-break processes join block k (not yet getting ready), or
+            follow the last block in one of their own."""
+            if not pending:
+                return
+            if k < len(planned):
+                planned[k] = planned[k] + pending
+                weights[k] += len(pending)
+            else:
+                planned.append(list(pending))
+                weights.append(len(pending))
+            tied.update(c.dataset for c in pending)
+            for ds in {c.dataset for c in pending}:
+                announced.pop(ds, None)  # under way: the block's own progress counts them
+            pending.clear()
+
         ahead: ReadyAhead | None = None  # the next block, getting ready while one measures
         try:
-            for k in range(len(planned)):
+            k = 0
+            while k < len(planned) or pending:
                 if ahead is not None:
                     current, ahead = ahead.take(), None
                 else:
+                    join_pending(k)
                     current = block(k)
                     try:
                         current.ready()
@@ -464,6 +490,7 @@ def execute(
                         current.close()
                         raise
                 try:
+                    join_pending(k + 1)
                     following = k + 1 < len(planned) and timing.warm_ahead
                     if following and fits_beside(
                         planned[k + 1], descriptors, available_memory(), held
@@ -475,12 +502,21 @@ def execute(
                     current.measure()
                 finally:
                     current.close()
-                paced.append(([c for c in planned[k] if c.stored], current.reference_times()))
-                if rounds and timing.tiebreak_processes:
-                    # the tie-break work this block leaves, known now: the time left counts it
-                    more = measured(tiebreak_cells(timing.processes, planned[k][0].dataset))
-                    announced += more
-                    progress(f"{planned[k][0].dataset}: done", 0, more)
+                if k < paced_blocks:
+                    paced.append(
+                        ([c for c in planned[k] if not c.reference], current.reference_times())
+                    )
+                    dataset = planned[k][0].dataset
+                    parts_left[dataset] -= 1
+                    if rounds and timing.tiebreak_processes and not parts_left[dataset]:
+                        # the tie-break work this dataset leaves, known now: the time left
+                        # counts it, and it joins the next block free to take it
+                        found = tiebreak_cells(timing.processes, dataset)
+                        more = measured(found) - announced.get(dataset, 0)
+                        announced[dataset] = measured(found)
+                        pending.extend(found)
+                        progress(f"{dataset}: done", 0, more)
+                k += 1
         finally:
             if ahead is not None:  # the run stopped: the block getting ready ends with it
                 ahead.abandon()
@@ -495,13 +531,27 @@ def execute(
     if check:
         blocks_read = remeasure_stretched(paced, run_blocks, len(ops), progress, budget)
         store.note_environment(run_id, {"blocks": blocks_read})
+        # a dataset whose rounds were measured again had its tie-break decided on the
+        # stretched figures: it is decided again on the new ones
+        again = tied & {
+            c.dataset
+            for (cells, _), b in zip(paced, blocks_read[: len(paced)], strict=True)
+            if b["measured_again"]
+            for c in cells
+            if c.process < timing.processes
+        }
+        for ds in again:
+            store.forget_results(run_id, ds, from_process=timing.processes)
+        tied.difference_update(again)
     for extra in range(timing.tiebreak_processes):
-        cells = tiebreak_cells(timing.processes + extra)
+        cells = [
+            c for c in tiebreak_cells(timing.processes + extra) if extra or c.dataset not in tied
+        ]
         if not cells or (budget and budget.left() <= 0):
             break
         blocks_to_redo = {(c.runner, c.dataset) for c in cells}
-        more = measured(cells) - announced
-        announced = 0
+        more = measured(cells) - sum(announced.values())
+        announced.clear()
         progress(f"tie-break: {len(blocks_to_redo)} blocks with unsettled cells", 0, more)
         run_blocks(cells)
 
@@ -533,14 +583,15 @@ def remeasure_stretched(
     if again and not (budget and budget.left() <= 0):
         cells = [c for b in again for c in b]
         names = ", ".join(sorted({c.dataset for c in cells}))
-        progress(f"measured again (a slow stretch): {names}", 0, len(cells) * operations)
+        more = sum(c.stored for c in cells) * operations
+        progress(f"measured again (a slow stretch): {names}", 0, more)
         second = run_blocks(cells, reference=True)
     read = stats.block_stretch([reading for _, reading in [*paced, *second]])
 
     def entry(cells: list[Cell], x: float | None, **more: bool) -> dict[str, Any]:
         return {
             "datasets": sorted({c.dataset for c in cells}),
-            "cells": len(cells),
+            "cells": sum(c.stored for c in cells),
             "stretch": x,
             **more,
         }

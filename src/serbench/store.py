@@ -21,6 +21,7 @@ from sqlalchemy import (
     RowMapping,
     Table,
     create_engine,
+    delete,
     event,
     func,
     select,
@@ -304,6 +305,17 @@ class Store:
         names = [f.name for f in dataclasses.fields(CellKey)]
         rows = self._all(select(*(results.c[n] for n in names)).where(results.c.run_id == run_id))
         return {CellKey(**row) for row in rows}
+
+    def forget_results(self, run_id: int, dataset: str, from_process: int) -> None:
+        """Drop a dataset's results of this process number and later (tie-break processes
+        decided on figures that were measured again)."""
+        r = results.c
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(results).where(
+                    r.run_id == run_id, r.dataset == dataset, r.process >= from_process
+                )
+            )
 
     def results(self, run_id: int) -> list[RowMapping]:
         r = results.c
