@@ -25,6 +25,7 @@ from serbench.runners import RunnerSpec, describe_all, discover
 from serbench.schedule import Block, Cell, Checked, ReadyAhead, SlowShare
 from serbench.store import CellKey, Store, decode_json
 from serbench.timing import (
+    AFTER_ROUNDS_RESERVE,
     AHEAD_MEMORY_SHARE,
     CELL_TIMEOUT_S,
     HELD_PER_CELL,
@@ -33,7 +34,6 @@ from serbench.timing import (
     PROFILES,
     REFERENCE_CELL,
     STRETCH_FACTOR,
-    TIEBREAK_RESERVE,
     Timing,
 )
 
@@ -91,7 +91,7 @@ class Budget:
 
     def deadline_ns(self, share: float, reserve: float = 0.0) -> int:
         """The monotonic clock reading at which a block with this share of the remaining
-        work should end, keeping ``reserve`` of the whole budget for later (tie-breaks)."""
+        work should end, keeping ``reserve`` of the whole budget for what follows."""
         left = max(self.left() - reserve * self.seconds, 0.0)
         return time.monotonic_ns() + int(left * share * 1e9)
 
@@ -523,9 +523,7 @@ def execute(
         return paced
 
     check = timing.stretch_check and config.measure != instructions.UNIT
-    paced = run_blocks(
-        todo, TIEBREAK_RESERVE if timing.tiebreak_processes else 0.0, rounds=True, reference=check
-    )
+    paced = run_blocks(todo, AFTER_ROUNDS_RESERVE if check else 0.0, rounds=True, reference=check)
     if config.measure == instructions.UNIT:
         return  # counts are deterministic: processes agree or a runner is broken
     if check:

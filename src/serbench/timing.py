@@ -211,8 +211,9 @@ REFERENCE_CELL: Final = ("noop", "android-users")
 # outside the +-10% that a re-run is asked to agree within; ordinary blocks read 1.00-1.06
 # (35 on 2026-11-29), blocks in a stretch 1.57 and 1.64 (docs/method.md)
 STRETCH_FACTOR: Final = 1.15
-# share of a --budget kept for tie-break processes while the rounds run
-TIEBREAK_RESERVE: Final = 0.15
+# share of a --budget kept while the rounds run for what may follow them: a block measured
+# again after a slow stretch, and its dataset's tie-break decided again
+AFTER_ROUNDS_RESERVE: Final = 0.15
 # --precision may take this many times the profile's slices and measuring time
 PRECISION_CAP: Final = 4
 # seconds of the noise probe at the start of a run (its slow share seeds schedule.SlowShare)
