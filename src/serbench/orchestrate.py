@@ -388,8 +388,6 @@ def execute(
         live = {(c.runner, c.dataset) for c in todo if not c.warm_only}
         return [c for c in todo if (c.runner, c.dataset) in live]
 
-    # tie-break operations added to the progress total per dataset, not yet under way
-    announced: dict[str, int] = {}
     tied: set[str] = set()  # datasets whose tie-break processes joined a later block
 
     def measured(cells: list[Cell]) -> int:
@@ -471,8 +469,6 @@ def execute(
                 planned.append(list(pending))
                 weights.append(len(pending))
             tied.update(c.dataset for c in pending)
-            for ds in {c.dataset for c in pending}:
-                announced.pop(ds, None)  # under way: the block's own progress counts them
             pending.clear()
 
         ahead: ReadyAhead | None = None  # the next block, getting ready while one measures
@@ -512,10 +508,8 @@ def execute(
                         # the tie-break work this dataset leaves, known now: the time left
                         # counts it, and it joins the next block free to take it
                         found = tiebreak_cells(timing.processes, dataset)
-                        more = measured(found) - announced.get(dataset, 0)
-                        announced[dataset] = measured(found)
                         pending.extend(found)
-                        progress(f"{dataset}: done", 0, more)
+                        progress(f"{dataset}: done", 0, measured(found))
                 k += 1
         finally:
             if ahead is not None:  # the run stopped: the block getting ready ends with it
@@ -548,8 +542,7 @@ def execute(
         if not cells or (budget and budget.left() <= 0):
             break
         blocks_to_redo = {(c.runner, c.dataset) for c in cells}
-        more = measured(cells) - sum(announced.values())
-        announced.clear()
+        more = measured(cells)  # the rounds announced only the tie-breaks they ran
         progress(f"tie-break: {len(blocks_to_redo)} blocks with unsettled cells", 0, more)
         run_blocks(cells)
 
