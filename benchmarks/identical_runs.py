@@ -10,11 +10,17 @@ any checkout; `--baseline-tree DIR` alternates every run with the same run of an
 checkout (its runners built), so that both versions face the same machine:
 
     .venv/bin/python benchmarks/identical_runs.py --runs 8 --baseline-tree /tmp/before
+
+`--stored A.sqlite B.sqlite ...` summarises the latest run of each database instead (runs of
+one matrix made some other way, e.g. a series of quick suites).
+
 Spread is half the range relative to the centre, ±(max - min) / (max + min), over every
 run's headline, and apart over the runs that show the cell as a number (not flagged
 `not-steady`, `processes-disagree` or `unconfirmed`); coverage counts
 ordered pairs of runs (i, j), i != j, where run i's interval contains run j's headline (an
-honest 95% interval does so about 83% of the time: both headlines vary).
+honest 95% interval does so about 83% of the time: both headlines vary). The headline's
+spread is also summed up by one operation's time: operations of 10 ms and more take one
+operation per slice and few slices, and part furthest (docs/method.md).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +57,29 @@ ESTIMATORS = [
 ]
 
 
+# one operation's time (its median headline over the runs): the bands the summary gives the
+# spread in, single operations of a slice (10 ms and more) apart from the batched ones
+LENGTH_BANDS = [(1e3, "under 1 µs"), (1e5, "1-100 µs"), (1e6, "0.1-1 ms"), (1e7, "1-10 ms")]
+
+
+def length_band(ns: float) -> str:
+    return next((name for limit, name in LENGTH_BANDS if ns < limit), "10 ms and more")
+
+
+def report_json(
+    serbench: list[str], db: Path, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> dict[str, Any]:
+    out = subprocess.run(
+        [*serbench, "report", "--format", "json", "--db", str(db)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+    ).stdout
+    return json.loads(out)
+
+
 def one_run(
     serbench: list[str], args: argparse.Namespace, db: Path, tree: Path | None = None
 ) -> dict[str, Any]:
@@ -65,15 +95,7 @@ def one_run(
     cmd += args.extra
     cwd = tree or Path.cwd()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
-    out = subprocess.run(
-        [*serbench, "report", "--format", "json", "--db", str(db)],
-        check=True,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-    ).stdout
-    return json.loads(out)
+    return report_json(serbench, db, env, cwd)
 
 
 def probe_words(noise: dict[str, Any]) -> str:
@@ -130,6 +152,7 @@ def summarize(runs: list[dict[str, dict[str, Any]]]) -> list[dict[str, Any]]:
             if all(x.get(e) for x in ests):
                 row[e] = spread([x[e] for x in ests])
         row["coverage"] = coverage(ests)
+        row["band"] = length_band(sorted(x["headline_ns"] for x in ests)[len(ests) // 2])
         shown = [x["headline_ns"] for x in ests if has_figure(x)]
         row["shown"] = len(shown)
         if len(shown) > 1:
@@ -168,12 +191,41 @@ def print_table(rows: list[dict[str, Any]], seconds: list[float]) -> None:
     pairs = sum(r["coverage"][1] for r in rows)
     shown = sum(r["shown"] for r in rows)
     worst_shown = max((r["shown_spread"] for r in rows if "shown_spread" in r), default=0.0)
+    print("\nheadline spread by one operation's time:")
+    for _, band in [*LENGTH_BANDS, (None, "10 ms and more")]:
+        spreads = sorted(r["headline_ns"] for r in rows if r["band"] == band)
+        if spreads:
+            median, within = spreads[len(spreads) // 2], sum(x <= 0.05 for x in spreads)
+            print(
+                f"  {band}: {len(spreads)} cell operations, median ±{100 * median:.1f}%,"
+                f" worst ±{100 * spreads[-1]:.1f}%, within ±5% {within}"
+            )
     print(
         f"\nworst headline spread ±{100 * worst:.1f}%; coverage {hits}/{pairs} "
         f"({100 * hits / pairs:.0f}%); run wall time {min(seconds):.0f}-{max(seconds):.0f} s"
         f"\nshown as a number {shown}/{len(rows) * len(seconds)}; worst spread of the numbers"
         f" shown ±{100 * worst_shown:.1f}%"
     )
+
+
+def summarize_stored(serbench: list[str], dbs: list[Path]) -> None:
+    runs, seconds = [], []
+    for db in dbs:
+        if not db.is_file():
+            raise SystemExit(f"--stored: {db}: no such database")
+        report = report_json(serbench, db)
+        runs.append(cells(report))
+        started, finished = (report["run"][k] for k in ("started_at", "finished_at"))
+        if not finished:
+            raise SystemExit(f"--stored: {db}: its latest run did not finish")
+        elapsed = datetime.fromisoformat(finished) - datetime.fromisoformat(started)
+        seconds.append(elapsed.total_seconds())
+        print(f"{db}: run {report['run']['id']}, {probe_words(noise_of(report))}", file=sys.stderr)
+    print_table(summarize(runs), seconds)
+
+
+def noise_of(report: dict[str, Any]) -> dict[str, Any]:
+    return (report["run"].get("environment") or {}).get("noise") or {}
 
 
 def main() -> None:
@@ -184,13 +236,21 @@ def main() -> None:
     ap.add_argument("--serbench", default=f"{sys.executable} -m serbench")
     ap.add_argument("--json", type=Path, help="also write every run's estimates here")
     ap.add_argument("--baseline-tree", type=Path, help="alternate with this checkout's runs")
+    ap.add_argument(
+        "--stored", type=Path, nargs="+", help="summarise the latest run of these databases"
+    )
     ap.add_argument("extra", nargs="*", help="more `serbench run` options, after --")
     args = ap.parse_args()
+    serbench = shlex.split(args.serbench)
+    if args.stored:
+        if len(args.stored) < 2:
+            ap.error("--stored: at least 2 databases (one run has nothing to agree with)")
+        summarize_stored(serbench, args.stored)
+        return
     if args.runs < 2:
         ap.error("--runs: at least 2 (one run has nothing to agree with)")
     args.serializer = args.serializer or SELECTION
     args.dataset = args.dataset or DATASETS
-    serbench = shlex.split(args.serbench)
     versions = {"this tree": None} | (
         {f"baseline {args.baseline_tree}": args.baseline_tree.resolve()}
         if args.baseline_tree
@@ -209,7 +269,7 @@ def main() -> None:
                 runs[name].append(cells(result))
                 seconds[name].append(time.monotonic() - t0)
                 environment = result["run"].get("environment") or {}
-                probes[name].append(environment.get("noise") or {})
+                probes[name].append(noise_of(result))
                 blocks[name].append(environment.get("blocks") or [])
                 again = [", ".join(b["datasets"]) for b in blocks[name][-1] if b.get("again")]
                 print(
