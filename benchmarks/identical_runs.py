@@ -193,13 +193,16 @@ def print_table(rows: list[dict[str, Any]], seconds: list[float]) -> None:
     worst_shown = max((r["shown_spread"] for r in rows if "shown_spread" in r), default=0.0)
     print("\nheadline spread by one operation's time:")
     for _, band in [*LENGTH_BANDS, (None, "10 ms and more")]:
-        spreads = sorted(r["headline_ns"] for r in rows if r["band"] == band)
-        if spreads:
-            median, within = spreads[len(spreads) // 2], sum(x <= 0.05 for x in spreads)
-            print(
-                f"  {band}: {len(spreads)} cell operations, median ±{100 * median:.1f}%,"
-                f" worst ±{100 * spreads[-1]:.1f}%, within ±5% {within}"
-            )
+        these = [r for r in rows if r["band"] == band]
+        if not these:
+            continue
+        spreads = sorted(r["headline_ns"] for r in these)
+        median, within = spreads[len(spreads) // 2], sum(x <= 0.05 for x in spreads)
+        covered = sum(r["coverage"][0] for r in these) / sum(r["coverage"][1] for r in these)
+        print(
+            f"  {band}: {len(spreads)} cell operations, median ±{100 * median:.1f}%,"
+            f" worst ±{100 * spreads[-1]:.1f}%, within ±5% {within}; coverage {100 * covered:.0f}%"
+        )
     print(
         f"\nworst headline spread ±{100 * worst:.1f}%; coverage {hits}/{pairs} "
         f"({100 * hits / pairs:.0f}%); run wall time {min(seconds):.0f}-{max(seconds):.0f} s"
