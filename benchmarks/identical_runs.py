@@ -60,10 +60,11 @@ ESTIMATORS = [
 # one operation's time (its median headline over the runs): the bands the summary gives the
 # spread in, single operations of a slice (10 ms and more) apart from the batched ones
 LENGTH_BANDS = [(1e3, "under 1 µs"), (1e5, "1-100 µs"), (1e6, "0.1-1 ms"), (1e7, "1-10 ms")]
+LONGEST_BAND = "10 ms and more"
 
 
 def length_band(ns: float) -> str:
-    return next((name for limit, name in LENGTH_BANDS if ns < limit), "10 ms and more")
+    return next((name for limit, name in LENGTH_BANDS if ns < limit), LONGEST_BAND)
 
 
 def report_json(
@@ -192,7 +193,7 @@ def print_table(rows: list[dict[str, Any]], seconds: list[float]) -> None:
     shown = sum(r["shown"] for r in rows)
     worst_shown = max((r["shown_spread"] for r in rows if "shown_spread" in r), default=0.0)
     print("\nheadline spread by one operation's time:")
-    for _, band in [*LENGTH_BANDS, (None, "10 ms and more")]:
+    for band in [name for _, name in LENGTH_BANDS] + [LONGEST_BAND]:
         these = [r for r in rows if r["band"] == band]
         if not these:
             continue
